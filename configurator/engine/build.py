@@ -1,0 +1,151 @@
+"""Plain data the engine works on: resolved hardware specs, one node's build, a workload."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Mode(StrEnum):
+    TRAIN = "train"
+    FINETUNE = "finetune"
+    INFER = "infer"
+
+
+class FinetuneMethod(StrEnum):
+    FULL = "full"
+    LORA = "lora"
+    QLORA = "qlora"
+
+
+class FormFactor(StrEnum):
+    PCIE = "pcie"
+    SXM = "sxm"
+
+
+@dataclass(frozen=True, slots=True)
+class Cpu:
+    """One CPU model as its datasheet states it (per socket unless named otherwise)."""
+
+    slug: str
+    name: str
+    cores: int
+    threads: int
+    base_ghz: float
+    boost_ghz: float
+    tdp_w: int
+    pcie_gen: int
+    pcie_lanes: int
+    pcie_lanes_2s: int  # lanes usable in a 2-socket system, both sockets together
+    memory_channels: int
+    ddr_gen: int
+    max_sockets: int = 2
+
+    def lanes_for(self, sockets: int) -> int:
+        """Return the PCIe lanes usable with this many sockets."""
+        return self.pcie_lanes_2s if sockets >= 2 else self.pcie_lanes
+
+
+@dataclass(frozen=True, slots=True)
+class Gpu:
+    """One GPU model as its datasheet states it."""
+
+    slug: str
+    name: str
+    memory_gb: int
+    tdp_w: int
+    pcie_gen: int
+    form_factor: FormFactor = FormFactor.PCIE
+    nvlink_gbps: int = 0  # NVLink bandwidth in GB/s; 0 means the GPU has none
+    ecc: bool = True
+    datacenter: bool = True
+    memory_type: str = ""
+
+    @property
+    def has_nvlink(self) -> bool:
+        return self.nvlink_gbps > 0
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    """One node of a build; `nodes` identical nodes serve the workload together.
+
+    `gpus_per_socket` says how many GPUs hang off each socket (its length is `cpu_count`).
+    `gpus_cross_numa` counts GPUs wired to one socket but served by the other (found by a
+    node audit, or by a platform whose slots do not follow the sockets).
+    `pcie_switch_uplinks` is the number of x16 uplinks through which GPUs (and the NICs
+    beside them) reach the CPUs on a PCIe-switch board; 0 means every GPU is direct to a CPU.
+    """
+
+    cpu: Cpu
+    cpu_count: int
+    gpu: Gpu
+    gpu_count: int
+    gpus_per_socket: tuple[int, ...]
+    memory_gb: int
+    memory_ecc: bool
+    psu_watts: int  # usable rated output after redundancy
+    nvlink: bool
+    numa_binding: bool = True
+    nodes: int = 1
+    gpus_cross_numa: int = 0
+    platform_pcie_gen: int | None = None  # the board's PCIe generation when it is known
+    dimm_count: int | None = None  # None: one DIMM per memory channel is assumed
+    nics: int = 0
+    nic_lanes: int = 16
+    nic_tdp_w: int = 25
+    nvme: int = 0
+    nvme_lanes: int = 4
+    nvme_tdp_w: int = 25
+    pcie_switch_uplinks: int = 0
+
+    @property
+    def pcie_gen(self) -> int:
+        """Return the PCIe generation the GPUs actually link at (board and CPU both limit it)."""
+        gens = [self.cpu.pcie_gen]
+        if self.platform_pcie_gen is not None:
+            gens.append(self.platform_pcie_gen)
+        return min(gens)
+
+    @property
+    def threads(self) -> int:
+        return self.cpu.threads * self.cpu_count
+
+    @property
+    def cores(self) -> int:
+        return self.cpu.cores * self.cpu_count
+
+    @property
+    def vram_gb(self) -> int:
+        """Return the GPU memory of one node."""
+        return self.gpu.memory_gb * self.gpu_count
+
+    @property
+    def dimms(self) -> int:
+        if self.dimm_count is not None:
+            return self.dimm_count
+        return self.cpu.memory_channels * self.cpu_count
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    """What the customer runs: the model, how, and at what batch.
+
+    `batch_size` is per GPU for training and concurrent sequences for inference.
+    The shape fields are optional; sizing derives them from the parameter count when absent.
+    `gpu_count` and `gpu` are preferences for the recommender (GPUs over all nodes).
+    """
+
+    model_params_b: float
+    mode: Mode
+    batch_size: int = 1
+    precision: str = "bf16"
+    context_length: int = 2048
+    finetune_method: FinetuneMethod = FinetuneMethod.FULL
+    gpu_count: int | None = None
+    gpu: str | None = None
+    layers: int | None = None
+    hidden_size: int | None = None
+    attention_heads: int | None = None
+    kv_heads: int | None = None
+    vocab_size: int | None = None

@@ -1,0 +1,58 @@
+"""The rule parameters a check reads: every threshold lives here, never inside a check.
+
+The defaults are the operator baseline (domain.md §2–§4, api.md "Baseline rules"). Architects
+edit them in the admin; each edit is a new version stored in the database, and the
+selectors turn the stored mapping into a `RuleParams` with `RuleParams.from_mapping`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+
+@dataclass(frozen=True, slots=True)
+class RuleParams:
+    # CPU threads per GPU: 6–12 is the baseline band [guide §2].
+    threads_per_gpu_min: float = 6
+    threads_per_gpu_max: float = 12
+    # A profile may require physical cores per GPU instead (NVIDIA RA: 7); 0 turns it off.
+    cores_per_gpu_min: float = 0
+    # PCIe: every GPU wants an x16 link [guide §2]; headroom beyond which the score is full.
+    pcie_lanes_per_gpu: int = 16
+    pcie_gen_min: int = 4  # P1: Gen3 (E5-class) platforms are legacy [guide §4 P1]
+    pcie_headroom_target: float = 0.2
+    # Memory: RAM ≥ 1.2 × total VRAM, 8-GPU nodes ≥ 512 GB [guide §2, §4 P3].
+    memory_vram_ratio_min: float = 1.2
+    memory_floor_gb_8gpu: int = 512
+    memory_per_gpu_gb_min: int = 0  # NVIDIA RA: 128; 0 turns it off
+    memory_headroom_target: float = 0.25
+    # NUMA: each CPU serves the GPUs on its own side, at most 4 [guide §2, §4 P4].
+    gpus_per_socket_max: int = 4
+    # P5: multi-GPU training of models above this size needs NVLink [decision §6].
+    nvlink_model_params_b_min: float = 13
+    # P7: floors are minimums; the need is component TDPs × headroom [decision §6].
+    psu_floor_w_4gpu: int = 2000
+    psu_floor_w_8gpu: int = 3600
+    psu_headroom: float = 1.2
+    dimm_w: int = 10  # a DDR5 RDIMM under load
+    chassis_overhead_w: int = 500  # fans, board, BMC, boot drives
+    # P8: small-batch inference wants a high base clock [guide §4 P8, decision §6].
+    cpu_base_ghz_min: float = 2.4
+    small_batch_max: int = 16
+    # Balance score [guide §5, decision]: below the minimum a node is not rented out.
+    balance_score_min: float = 85
+    balance_margin: float = 5
+    over_provision_penalty: float = 10
+
+    @classmethod
+    def from_mapping(cls, values: dict[str, object]) -> RuleParams:
+        """Build parameters from a stored mapping; unknown keys are ignored, missing ones default."""
+        casts = {f.name: float if f.type == "float" else int for f in fields(cls)}
+        return cls(**{name: casts[name](value) for name, value in values.items() if name in casts})
+
+    def as_dict(self) -> dict[str, float | int]:
+        return asdict(self)
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
