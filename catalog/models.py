@@ -1,0 +1,249 @@
+"""The hardware catalog: datasheet specs and monthly rental prices of every part a build uses.
+
+Every item has a stable lowercase slug (the public API names items by it), the vendor page its
+specs come from, and a monthly rental price in CNY. Database constraints hold what must never
+be false: unique slugs, positive counts and watts, threads at least cores.
+"""
+
+from decimal import Decimal
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+
+class CatalogItem(models.Model):
+    slug = models.SlugField(_("slug"), max_length=64, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    vendor = models.CharField(_("vendor"), max_length=60)
+    source_url = models.URLField(_("datasheet source"), max_length=300)
+    monthly_price = models.DecimalField(
+        _("monthly rental price (CNY)"),
+        max_digits=10,
+        decimal_places=2,
+        validators=[MinValueValidator(Decimal(0))],
+    )
+    price_is_placeholder = models.BooleanField(
+        _("placeholder price"),
+        default=True,
+        help_text=_("Seeded prices are placeholders until an architect sets the real one."),
+    )
+    offered = models.BooleanField(_("offered"), default=True)
+    notes = models.TextField(_("notes"), blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["vendor", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @classmethod
+    def positive(cls, *names: str) -> list[models.CheckConstraint]:
+        """Return one constraint per field that must be above zero."""
+        return [
+            models.CheckConstraint(
+                condition=Q(**{f"{name}__gt": 0}), name=f"%(app_label)s_%(class)s_{name}_positive"
+            )
+            for name in names
+        ]
+
+
+def price_constraint() -> models.CheckConstraint:
+    return models.CheckConstraint(
+        condition=Q(monthly_price__gte=0), name="%(app_label)s_%(class)s_price_not_negative"
+    )
+
+
+class DdrGeneration(models.IntegerChoices):
+    DDR3 = 3, "DDR3"
+    DDR4 = 4, "DDR4"
+    DDR5 = 5, "DDR5"
+
+
+class PcieGeneration(models.IntegerChoices):
+    GEN3 = 3, "PCIe 3.0"
+    GEN4 = 4, "PCIe 4.0"
+    GEN5 = 5, "PCIe 5.0"
+
+
+class Cpu(CatalogItem):
+    socket = models.CharField(
+        _("socket"), max_length=20, help_text=_("The CPU socket; a platform takes one socket type.")
+    )
+    cores = models.PositiveSmallIntegerField(_("cores per socket"))
+    threads = models.PositiveSmallIntegerField(_("threads per socket"))
+    base_ghz = models.DecimalField(_("base clock GHz"), max_digits=4, decimal_places=2)
+    boost_ghz = models.DecimalField(_("max boost GHz"), max_digits=4, decimal_places=2)
+    tdp_w = models.PositiveSmallIntegerField(_("TDP W"))
+    pcie_gen = models.PositiveSmallIntegerField(_("PCIe generation"), choices=PcieGeneration)
+    pcie_lanes = models.PositiveSmallIntegerField(_("PCIe lanes per socket"))
+    pcie_lanes_2s = models.PositiveSmallIntegerField(
+        _("PCIe lanes usable in 2 sockets"),
+        help_text=_("Both sockets together; EPYC loses lanes to the xGMI links (9754: 160)."),
+    )
+    memory_channels = models.PositiveSmallIntegerField(_("memory channels per socket"))
+    ddr_gen = models.PositiveSmallIntegerField(_("DDR generation"), choices=DdrGeneration)
+    memory_speed_mts = models.PositiveIntegerField(_("max memory speed MT/s"))
+    max_sockets = models.PositiveSmallIntegerField(_("max sockets"), default=2)
+    history = HistoricalRecords()
+
+    class Meta(CatalogItem.Meta):
+        verbose_name = _("CPU")
+        verbose_name_plural = _("CPUs")
+        constraints = [
+            *CatalogItem.positive(
+                "cores", "threads", "base_ghz", "tdp_w", "pcie_lanes", "memory_channels"
+            ),
+            price_constraint(),
+            models.CheckConstraint(
+                condition=Q(threads__gte=F("cores")), name="catalog_cpu_threads_at_least_cores"
+            ),
+            models.CheckConstraint(
+                condition=Q(boost_ghz__gte=F("base_ghz")), name="catalog_cpu_boost_at_least_base"
+            ),
+            models.CheckConstraint(
+                condition=Q(max_sockets__in=[1, 2]), name="catalog_cpu_max_sockets_1_or_2"
+            ),
+        ]
+
+
+class GpuFormFactor(models.TextChoices):
+    PCIE = "pcie", _("PCIe card")
+    SXM = "sxm", _("SXM module")
+
+
+class GpuClass(models.TextChoices):
+    CONSUMER = "consumer", _("Consumer")
+    DATACENTER = "datacenter", _("Data centre")
+
+
+class Gpu(CatalogItem):
+    memory_gb = models.PositiveSmallIntegerField(_("memory GB"))
+    memory_type = models.CharField(_("memory type"), max_length=20)
+    tdp_w = models.PositiveSmallIntegerField(_("TDP W"))
+    pcie_gen = models.PositiveSmallIntegerField(_("PCIe generation"), choices=PcieGeneration)
+    form_factor = models.CharField(_("form factor"), max_length=8, choices=GpuFormFactor)
+    nvlink_gbps = models.PositiveSmallIntegerField(
+        _("NVLink GB/s"), default=0, help_text=_("Total NVLink bandwidth; 0 means none.")
+    )
+    ecc = models.BooleanField(_("ECC memory"))
+    gpu_class = models.CharField(_("class"), max_length=12, choices=GpuClass)
+    history = HistoricalRecords()
+
+    class Meta(CatalogItem.Meta):
+        verbose_name = _("GPU")
+        verbose_name_plural = _("GPUs")
+        constraints = [*CatalogItem.positive("memory_gb", "tdp_w"), price_constraint()]
+
+
+class MemoryModule(CatalogItem):
+    ddr_gen = models.PositiveSmallIntegerField(_("DDR generation"), choices=DdrGeneration)
+    capacity_gb = models.PositiveSmallIntegerField(_("capacity GB"))
+    registered = models.BooleanField(_("registered (RDIMM)"))
+    ecc = models.BooleanField(_("ECC"))
+    speed_mts = models.PositiveIntegerField(_("speed MT/s"))
+    history = HistoricalRecords()
+
+    class Meta(CatalogItem.Meta):
+        verbose_name = _("memory module")
+        verbose_name_plural = _("memory modules")
+        ordering = ["ddr_gen", "capacity_gb"]
+        constraints = [*CatalogItem.positive("capacity_gb", "speed_mts"), price_constraint()]
+
+
+class EfficiencyClass(models.TextChoices):
+    GOLD = "gold", "80 PLUS Gold"
+    PLATINUM = "platinum", "80 PLUS Platinum"
+    TITANIUM = "titanium", "80 PLUS Titanium"
+
+
+class Psu(CatalogItem):
+    rated_w = models.PositiveIntegerField(_("rated output W"))
+    efficiency = models.CharField(_("efficiency class"), max_length=12, choices=EfficiencyClass)
+    history = HistoricalRecords()
+
+    class Meta(CatalogItem.Meta):
+        verbose_name = _("power supply")
+        verbose_name_plural = _("power supplies")
+        ordering = ["rated_w"]
+        constraints = [*CatalogItem.positive("rated_w"), price_constraint()]
+
+
+class GpuAttach(models.TextChoices):
+    DIRECT = "direct", _("Direct to CPU")
+    SWITCH = "switch", _("Through PCIe switches")
+
+
+class NvlinkKind(models.TextChoices):
+    NONE = "none", _("None")
+    BRIDGE = "bridge", _("NVLink bridges")
+    NVSWITCH = "nvswitch", _("NVSwitch baseboard")
+
+
+class Platform(CatalogItem):
+    """A chassis with its board: what it takes and how its GPU slots reach the sockets."""
+
+    sockets = models.PositiveSmallIntegerField(_("sockets"))
+    cpu_socket = models.CharField(_("CPU socket it takes"), max_length=20)
+    pcie_gen = models.PositiveSmallIntegerField(_("PCIe generation"), choices=PcieGeneration)
+    gpu_form_factor = models.CharField(_("GPU form factor"), max_length=8, choices=GpuFormFactor)
+    gpus = models.ManyToManyField(
+        Gpu,
+        blank=True,
+        verbose_name=_("GPUs it takes"),
+        help_text=_("For SXM baseboards, the GPU modules of the board; empty means any card."),
+    )
+    gpu_slots_socket0 = models.PositiveSmallIntegerField(_("GPU slots on socket 0"))
+    gpu_slots_socket1 = models.PositiveSmallIntegerField(_("GPU slots on socket 1"), default=0)
+    gpu_attach = models.CharField(_("GPU attach"), max_length=8, choices=GpuAttach)
+    pcie_switch_uplinks = models.PositiveSmallIntegerField(
+        _("PCIe switch uplinks"),
+        default=0,
+        help_text=_("x16 uplinks from the PCIe switches to the CPUs; 0 when GPUs are direct."),
+    )
+    nvlink = models.CharField(_("NVLink"), max_length=10, choices=NvlinkKind)
+    dimm_slots_per_socket = models.PositiveSmallIntegerField(_("DIMM slots per socket"))
+    psu_bays = models.PositiveSmallIntegerField(_("PSU bays"))
+    max_power_w = models.PositiveIntegerField(_("maximum system power W"))
+    nic_slots = models.PositiveSmallIntegerField(_("NIC slots (x16)"), default=2)
+    nvme_bays = models.PositiveSmallIntegerField(_("NVMe bays"), default=4)
+    rack_units = models.PositiveSmallIntegerField(_("rack units"), default=4)
+    history = HistoricalRecords(m2m_fields=[gpus])
+
+    class Meta(CatalogItem.Meta):
+        verbose_name = _("platform")
+        verbose_name_plural = _("platforms")
+        constraints = [
+            *CatalogItem.positive("sockets", "gpu_slots_socket0", "psu_bays", "max_power_w"),
+            price_constraint(),
+            models.CheckConstraint(
+                condition=Q(sockets__in=[1, 2]), name="catalog_platform_sockets_1_or_2"
+            ),
+            models.CheckConstraint(
+                condition=Q(sockets=2) | Q(gpu_slots_socket1=0),
+                name="catalog_platform_socket1_slots_need_two_sockets",
+            ),
+            models.CheckConstraint(
+                condition=Q(gpu_attach="switch", pcie_switch_uplinks__gt=0)
+                | Q(gpu_attach="direct", pcie_switch_uplinks=0),
+                name="catalog_platform_switch_uplinks_match_attach",
+            ),
+        ]
+
+    @property
+    def gpu_slots(self) -> int:
+        return self.gpu_slots_socket0 + self.gpu_slots_socket1
+
+    def clean(self) -> None:
+        if self.sockets == 1 and self.gpu_slots_socket1:
+            raise ValidationError(
+                {"gpu_slots_socket1": _("A single-socket platform has no GPU slots on socket 1.")}
+            )
+        if (self.gpu_attach == GpuAttach.SWITCH) != (self.pcie_switch_uplinks > 0):
+            raise ValidationError(
+                {"pcie_switch_uplinks": _("Give uplinks exactly when GPUs sit behind switches.")}
+            )

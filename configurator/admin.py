@@ -1,0 +1,143 @@
+"""Admin for the rules: architects edit a profile's parameters; each save publishes a version."""
+
+from dataclasses import fields
+
+from django import forms
+from django.contrib import admin, messages
+from django.utils.html import format_html_join
+from django.utils.translation import gettext_lazy as _
+from simple_history.admin import SimpleHistoryAdmin
+
+from configurator import services
+from configurator.engine.rule_validation import BOUNDS, parameter_errors
+from configurator.engine.rules import RuleParams
+from configurator.models import RuleProfile, RuleSetVersion
+
+PARAMETER_FIELDS = tuple(f.name for f in fields(RuleParams))
+
+
+class RuleProfileForm(forms.ModelForm):
+    """Edit a profile and its parameters, shown as they stand in its latest version."""
+
+    note = forms.CharField(
+        label=_("Change note"), max_length=300, required=False,
+        help_text=_("Why the rules change; kept with the new version."),
+    )  # fmt: skip
+
+    class Meta:
+        model = RuleProfile
+        fields = ["slug", "name", "description", "is_default"]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        current = self.instance.versions.first() if self.instance.pk else None
+        self.current_params = params = RuleParams.from_mapping(
+            current.parameters if current else {}
+        )
+        for f in fields(RuleParams):
+            low, high = BOUNDS.get(f.name, (0, None))
+            field_class = forms.IntegerField if f.type == "int" else forms.FloatField
+            self.fields[f.name] = field_class(
+                label=f.name, min_value=low, max_value=high, initial=getattr(params, f.name)
+            )
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if not any(name in self.errors for name in PARAMETER_FIELDS):
+            for name, problems in parameter_errors(
+                self.parameter_changes(), self.current_params
+            ).items():
+                self.add_error(name, problems)
+        return cleaned
+
+    def parameter_changes(self) -> dict[str, float]:
+        return {
+            name: self.cleaned_data[name]
+            for name in PARAMETER_FIELDS
+            if name in self.changed_data or not self.instance.versions.exists()
+        }
+
+
+class VersionInline(admin.TabularInline):
+    model = RuleSetVersion
+    fields = ["version", "created_at", "created_by", "changes_display", "note"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+    ordering = ["-version"]
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    @admin.display(description=_("changes"))
+    def changes_display(self, version: RuleSetVersion) -> str:
+        return changes_html(version.changes)
+
+
+def changes_html(changes: dict[str, list]) -> str:
+    return format_html_join(
+        "", "<div><code>{}</code>: {} → <strong>{}</strong></div>",
+        ((name, old, new) for name, (old, new) in sorted(changes.items())),
+    ) or "—"  # fmt: skip
+
+
+@admin.register(RuleProfile)
+class RuleProfileAdmin(SimpleHistoryAdmin):
+    form = RuleProfileForm
+    list_display = ["name", "slug", "is_default", "current_version", "published"]
+    search_fields = ["name", "slug"]
+    inlines = [VersionInline]
+    fieldsets = [
+        (None, {"fields": ["slug", "name", "description", "is_default"]}),
+        (_("Rule parameters (saving publishes a new version)"),
+         {"fields": [*PARAMETER_FIELDS, "note"]}),
+    ]  # fmt: skip
+
+    @admin.display(description=_("current version"))
+    def current_version(self, profile: RuleProfile) -> int | None:
+        latest = profile.versions.first()
+        return latest.version if latest else None
+
+    @admin.display(description=_("published"))
+    def published(self, profile: RuleProfile) -> str:
+        latest = profile.versions.select_related("created_by").first()
+        if latest is None:
+            return "—"
+        who = latest.created_by.get_username() if latest.created_by else _("migration")
+        return f"{latest.created_at:%Y-%m-%d %H:%M} · {who}"
+
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        changes = form.parameter_changes()
+        if not changes:
+            return
+        version = services.ruleset_publish(
+            profile=obj, changes=changes, user=request.user, note=form.cleaned_data["note"]
+        )
+        self.message_user(
+            request, _("Published version %(v)s of %(p)s.") % {"v": version.version, "p": obj},
+            messages.SUCCESS,
+        )  # fmt: skip
+
+
+@admin.register(RuleSetVersion)
+class RuleSetVersionAdmin(admin.ModelAdmin):
+    list_display = ["profile", "version", "created_at", "created_by", "note"]
+    list_filter = ["profile", "created_by"]
+    readonly_fields = ["profile", "version", "parameters", "changes_display", "note",
+                       "created_at", "created_by"]  # fmt: skip
+    exclude = ["changes"]
+
+    @admin.display(description=_("changes"))
+    def changes_display(self, version: RuleSetVersion) -> str:
+        return changes_html(version.changes)
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False

@@ -1,0 +1,133 @@
+"""The public JSON API, version 1 (api.md). Thin: validate, call one service, answer.
+
+Every client mistake is a 400 of the form {"errors": {"<field path>": ["message", ...]}}.
+"""
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import HttpRequest, HttpResponse
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError
+from ninja.errors import ValidationError as NinjaValidationError
+from ninja.security import django_auth
+
+from catalog.kinds import KINDS
+from catalog.selectors import catalog_items
+from configurator import services
+from configurator.inputs import InputErrors
+from configurator.schemas import ErrorsOut, EvaluateIn, EvaluationOut, RulesOut, RulesPatchIn
+
+api = NinjaAPI(
+    title="Balanced GPU node configurator API",
+    version="1",
+    description="Catalog, build evaluation and baseline rules of the configurator.",
+    urls_namespace="api-v1",
+    docs_url="docs",
+)
+
+
+def errors_response(request: HttpRequest, errors: dict[str, list[str]]) -> HttpResponse:
+    return api.create_response(request, {"errors": errors}, status=400)
+
+
+def field_path(loc: tuple | list) -> str:
+    """Turn ninja's error location ('body', 'payload', 'build', 'cpu') into 'build.cpu'."""
+    parts = [str(part) for part in loc]
+    if parts[:1] == ["body"]:
+        parts = parts[2:] if len(parts) > 2 else parts[1:]
+    return ".".join(parts) or "body"
+
+
+@api.exception_handler(NinjaValidationError)
+def on_validation_error(request: HttpRequest, exc: NinjaValidationError) -> HttpResponse:
+    errors: dict[str, list[str]] = {}
+    for error in exc.errors:
+        errors.setdefault(field_path(error.get("loc", ())), []).append(error["msg"])
+    return errors_response(request, errors)
+
+
+@api.exception_handler(InputErrors)
+def on_input_errors(request: HttpRequest, exc: InputErrors) -> HttpResponse:
+    return errors_response(request, exc.errors)
+
+
+@api.exception_handler(AuthenticationError)
+def on_unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    return api.create_response(request, {"detail": "Authentication required."}, status=401)
+
+
+@api.exception_handler(HttpError)
+def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    if exc.status_code == 400:  # unparsable body
+        return errors_response(request, {"body": [f"{exc.message}: send a JSON object."]})
+    return api.create_response(request, {"detail": exc.message}, status=exc.status_code)
+
+
+@api.get("/catalog", tags=["catalog"])
+def catalog(request: HttpRequest) -> dict[str, list[dict[str, object]]]:
+    """List every offered catalog item by kind, with its specs and monthly price (CNY)."""
+    return {kind.key: [catalog_entry(kind, item) for item in catalog_items(kind)] for kind in KINDS}
+
+
+def catalog_entry(kind, item) -> dict[str, object]:
+    entry: dict[str, object] = {
+        "slug": item.slug,
+        "name": item.name,
+        "vendor": item.vendor,
+        "source_url": item.source_url,
+        "monthly_price": float(item.monthly_price),
+        "currency": "CNY",
+        "price_is_placeholder": item.price_is_placeholder,
+    }
+    for name in kind.specs:
+        value = getattr(item, name)
+        entry[name] = float(value) if name.endswith("_ghz") else value
+    if kind.key == "platforms":
+        entry["gpus"] = [gpu.slug for gpu in item.gpus.all()]
+    return entry
+
+
+@api.post("/evaluate", response={200: EvaluationOut, 400: ErrorsOut}, tags=["rules"])
+def evaluate(request: HttpRequest, payload: EvaluateIn):
+    """Check one build against the baseline: every check, the balance score and the verdict."""
+    return services.build_evaluate(payload)
+
+
+@api.get("/rules", response={200: RulesOut, 400: ErrorsOut}, tags=["rules"])
+def rules(request: HttpRequest, profile: str | None = None):
+    """Return the current version of the default (or the named) rule profile."""
+    return rules_out(services.rule_version_for(profile))
+
+
+@api.patch(
+    "/rules",
+    auth=django_auth,
+    response={200: RulesOut, 400: ErrorsOut, 401: dict, 403: dict},
+    tags=["rules"],
+)
+def rules_patch(request: HttpRequest, payload: RulesPatchIn):
+    """Publish a new rule version with the given parameters changed (architects only)."""
+    if not request.user.has_perm("configurator.change_ruleprofile"):
+        return 403, {"detail": "Only architects may change the rules."}
+    version = services.rule_version_for(payload.profile)
+    try:
+        published = services.ruleset_publish(
+            profile=version.profile,
+            changes=payload.parameters,
+            user=request.user,
+            note=payload.note,
+        )
+    except DjangoValidationError as error:
+        raise InputErrors(
+            {f"parameters.{name}": messages for name, messages in error.message_dict.items()}
+        ) from error
+    return rules_out(published)
+
+
+def rules_out(version) -> dict[str, object]:
+    return {
+        "version": version.version,
+        "profile": version.profile.slug,
+        "parameters": version.parameters,
+        "published_at": version.created_at.isoformat(),
+        "published_by": version.created_by.get_username() if version.created_by else None,
+    }

@@ -1,0 +1,108 @@
+"""Turn validated API input into the engine's dataclasses, naming every field that is wrong.
+
+Shape and range are checked by the schemas; what needs the catalog (does the slug exist, does
+the CPU take two sockets, does the GPU have NVLink) is checked here. Errors are collected, not
+raised at the first, so a client sees every bad field at once.
+"""
+
+from dataclasses import dataclass, field
+
+from catalog import models as catalog
+from configurator import selectors
+from configurator.engine import build as engine
+from configurator.schemas import BuildIn, WorkloadIn
+
+
+@dataclass
+class InputErrors(Exception):
+    """Every bad field of a request, by dotted path."""
+
+    errors: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, path: str, message: str) -> None:
+        self.errors.setdefault(path, []).append(message)
+
+    def raise_if_any(self) -> None:
+        if self.errors:
+            raise self
+
+
+def even_split(gpus: int, sockets: int) -> tuple[int, ...]:
+    """Split GPUs over sockets as evenly as possible, the larger share first."""
+    base, extra = divmod(gpus, sockets)
+    return tuple(base + (1 if socket < extra else 0) for socket in range(sockets))
+
+
+def build_from_input(data: BuildIn, *, prefix: str = "build") -> engine.Build:
+    """Resolve a build's slugs against the catalog and return the engine's Build."""
+    errors = InputErrors()
+    cpu = selectors.catalog_item_by_slug_or_name(catalog.Cpu, data.cpu)
+    if cpu is None:
+        errors.add(f"{prefix}.cpu", f"Unknown CPU {data.cpu!r}: use a catalog slug or name.")
+    elif data.cpu_count > cpu.max_sockets:
+        errors.add(
+            f"{prefix}.cpu_count",
+            f"{cpu.name} takes at most {cpu.max_sockets} socket(s), not {data.cpu_count}.",
+        )
+    gpu = selectors.catalog_item_by_slug_or_name(catalog.Gpu, data.gpu)
+    if gpu is None:
+        errors.add(f"{prefix}.gpu", f"Unknown GPU {data.gpu!r}: use a catalog slug or name.")
+    elif data.nvlink and not gpu.nvlink_gbps:
+        errors.add(f"{prefix}.nvlink", f"{gpu.name} has no NVLink.")
+    per_socket = tuple(data.gpus_per_socket or even_split(data.gpu_count, data.cpu_count))
+    if len(per_socket) != data.cpu_count:
+        errors.add(
+            f"{prefix}.gpus_per_socket",
+            f"Give one count per socket: {data.cpu_count} socket(s), {len(per_socket)} counts.",
+        )
+    if any(count < 0 for count in per_socket):
+        errors.add(f"{prefix}.gpus_per_socket", "GPU counts cannot be negative.")
+    elif sum(per_socket) != data.gpu_count:
+        errors.add(
+            f"{prefix}.gpus_per_socket",
+            f"The counts add up to {sum(per_socket)}, but gpu_count is {data.gpu_count}.",
+        )
+    platform = None
+    if data.platform:
+        platform = selectors.catalog_item_by_slug_or_name(catalog.Platform, data.platform)
+        if platform is None:
+            errors.add(f"{prefix}.platform", f"Unknown platform {data.platform!r}.")
+    errors.raise_if_any()
+    gpu_spec = selectors.gpu_spec(gpu)
+    return engine.Build(
+        cpu=selectors.cpu_spec(cpu),
+        cpu_count=data.cpu_count,
+        gpu=gpu_spec,
+        gpu_count=data.gpu_count,
+        gpus_per_socket=per_socket,
+        memory_gb=data.memory_gb,
+        memory_ecc=data.memory_ecc,
+        psu_watts=data.psu_watts,
+        nvlink=gpu_spec.has_nvlink if data.nvlink is None else data.nvlink,
+        numa_binding=data.numa_binding,
+        nodes=data.nodes,
+        nics=data.nics,
+        nvme=data.nvme,
+        dimm_count=data.dimm_count,
+        platform_pcie_gen=platform.pcie_gen if platform else None,
+        pcie_switch_uplinks=platform.pcie_switch_uplinks if platform else 0,
+    )
+
+
+def workload_from_input(data: WorkloadIn) -> engine.Workload:
+    """Return the engine's Workload."""
+    return engine.Workload(
+        model_params_b=data.model_params_b,
+        mode=engine.Mode(data.mode),
+        batch_size=data.batch_size,
+        precision=data.precision,
+        context_length=data.context_length,
+        finetune_method=engine.FinetuneMethod(data.finetune_method),
+        gpu_count=data.gpu_count,
+        gpu=data.gpu,
+        layers=data.layers,
+        hidden_size=data.hidden_size,
+        attention_heads=data.attention_heads,
+        kv_heads=data.kv_heads,
+        vocab_size=data.vocab_size,
+    )

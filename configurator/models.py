@@ -1,0 +1,87 @@
+"""Rule profiles and their immutable, numbered versions.
+
+Architects keep one or more named rule profiles (the operator baseline by default, others such
+as NVIDIA's reference architecture). A profile's parameters are never edited in place: each
+change publishes a new `RuleSetVersion` with the next number, who published it, when, and
+what changed. Evaluations name the version they used.
+"""
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+
+class RuleProfile(models.Model):
+    slug = models.SlugField(_("slug"), max_length=64, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    description = models.TextField(_("description"), blank=True)
+    is_default = models.BooleanField(
+        _("default profile"),
+        default=False,
+        help_text=_("Evaluations use it unless told otherwise."),
+    )
+    history = HistoricalRecords()
+
+    class Meta:
+        verbose_name = _("rule profile")
+        verbose_name_plural = _("rule profiles")
+        ordering = ["-is_default", "name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["is_default"],
+                condition=Q(is_default=True),
+                name="configurator_one_default_rule_profile",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RuleSetVersion(models.Model):
+    profile = models.ForeignKey(
+        RuleProfile, on_delete=models.PROTECT, related_name="versions", verbose_name=_("profile")
+    )
+    version = models.PositiveIntegerField(_("version"))
+    parameters = models.JSONField(_("parameters"))
+    changes = models.JSONField(
+        _("changes"), default=dict, help_text=_("Each changed key: [previous, new].")
+    )
+    note = models.CharField(_("note"), max_length=300, blank=True)
+    created_at = models.DateTimeField(_("published at"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("published by"),
+    )
+
+    class Meta:
+        verbose_name = _("rule set version")
+        verbose_name_plural = _("rule set versions")
+        ordering = ["profile", "-version"]
+        get_latest_by = "version"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["profile", "version"], name="configurator_unique_profile_version"
+            ),
+            models.CheckConstraint(
+                condition=Q(version__gte=1), name="configurator_version_from_one"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.profile} v{self.version}"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None:
+            raise ValidationError(_("A published rule set version is immutable."))
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValidationError(_("A published rule set version cannot be deleted."))

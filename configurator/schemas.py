@@ -1,0 +1,121 @@
+"""The public API's request and response shapes (api.md), validated by pydantic.
+
+Numbers are strict (a string is not a count) and bounded, so absurd input is refused with the
+field it came from instead of reaching the engine.
+"""
+
+from typing import Literal
+
+from ninja import Schema
+from pydantic import ConfigDict, Field
+
+Mode = Literal["train", "finetune", "infer"]
+Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4"]
+
+MAX_GPUS_PER_NODE = 16
+MAX_NODES = 1024
+
+
+class StrictSchema(Schema):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class BuildIn(StrictSchema):
+    cpu: str = Field(min_length=1, max_length=120, description="CPU slug or catalog name")
+    cpu_count: int = Field(ge=1, le=2, description="Sockets: 1 or 2")
+    gpu: str = Field(min_length=1, max_length=120, description="GPU slug or catalog name")
+    gpu_count: int = Field(ge=1, le=MAX_GPUS_PER_NODE, description="GPUs in one node")
+    gpus_per_socket: list[int] | None = Field(
+        None, min_length=1, max_length=2, description="GPUs on each socket; default: even split"
+    )
+    memory_gb: int = Field(ge=1, le=65536, description="System memory of one node, GB")
+    memory_ecc: bool
+    psu_watts: int = Field(ge=1, le=100000, description="Usable PSU output after redundancy, W")
+    nvlink: bool | None = Field(None, description="Default: true where the GPU has NVLink")
+    numa_binding: bool = True
+    nodes: int = Field(1, ge=1, le=MAX_NODES)
+    nics: int = Field(0, ge=0, le=16, description="High-speed NICs (InfiniBand/RoCE) per node")
+    nvme: int = Field(0, ge=0, le=32, description="NVMe drives per node")
+    platform: str | None = Field(None, max_length=120, description="Platform slug")
+    dimm_count: int | None = Field(None, ge=1, le=64, description="DIMMs per node")
+
+
+class WorkloadIn(StrictSchema):
+    model_params_b: float = Field(gt=0, le=20000, description="Model parameters, billions")
+    mode: Mode
+    batch_size: int = Field(1, ge=1, le=65536)
+    precision: Precision = "bf16"
+    context_length: int = Field(2048, ge=1, le=4_194_304)
+    finetune_method: Literal["full", "lora", "qlora"] = "full"
+    gpu_count: int | None = Field(None, ge=1, le=MAX_GPUS_PER_NODE * MAX_NODES)
+    gpu: str | None = Field(None, max_length=120)
+    layers: int | None = Field(None, ge=1, le=1000)
+    hidden_size: int | None = Field(None, ge=1, le=262144)
+    attention_heads: int | None = Field(None, ge=1, le=4096)
+    kv_heads: int | None = Field(None, ge=1, le=4096)
+    vocab_size: int | None = Field(None, ge=1, le=4_000_000)
+
+
+class EvaluateIn(StrictSchema):
+    build: BuildIn
+    workload: WorkloadIn | None = None
+    profile: str | None = Field(None, max_length=64, description="Rule profile; default profile")
+
+
+class RulesPatchIn(StrictSchema):
+    parameters: dict[str, float] = Field(min_length=1)
+    profile: str | None = Field(None, max_length=64)
+    note: str = Field("", max_length=300)
+
+
+class ErrorsOut(Schema):
+    errors: dict[str, list[str]]
+
+
+class RulesOut(Schema):
+    version: int
+    profile: str
+    parameters: dict[str, float]
+    published_at: str
+    published_by: str | None
+
+
+class CheckOut(Schema):
+    code: str
+    status: Literal["pass", "fail", "na"]
+    title: str
+    title_zh: str
+    detail: str
+    impact: str
+    fix: str
+    numbers: dict[str, float | int | str | bool | None]
+
+
+class PitfallOut(Schema):
+    code: str
+    title: str
+    detail: str
+    impact: str
+    fix: str
+
+
+class BalanceOut(Schema):
+    cpu_threads: float
+    pcie_lanes: float
+    memory: float
+    overall: float
+    threshold: float
+    balanced: bool
+
+
+class RulesetRef(Schema):
+    version: int
+    profile: str
+
+
+class EvaluationOut(Schema):
+    verdict: Literal["accept", "reject"]
+    pitfalls: list[PitfallOut]
+    checks: list[CheckOut]
+    balance: BalanceOut
+    ruleset: RulesetRef

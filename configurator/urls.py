@@ -1,0 +1,11 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from configurator.api import api
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/v1/", api.urls),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("catalog.urls")),
+]

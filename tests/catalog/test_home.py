@@ -1,0 +1,46 @@
+"""The home page lists the catalog by kind; htmx swaps only the table."""
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_home_lists_gpus_by_default(client):
+    response = client.get(reverse("catalog:home"))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" in html
+    assert "h100-80g-sxm" in html
+    assert "xeon-gold-6530" not in html
+
+
+@pytest.mark.parametrize(
+    ("kind", "slug"),
+    [("cpus", "epyc-9754"), ("memory", "ddr5"), ("psus", "W"), ("platforms", "Supermicro")],
+)
+def test_home_filters_by_kind(client, kind, slug):
+    html = client.get(reverse("catalog:home"), {"kind": kind}).content.decode()
+    assert slug in html
+
+
+def test_htmx_request_gets_only_the_table(client):
+    response = client.get(reverse("catalog:home"), {"kind": "cpus"}, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert html.lstrip().startswith('<div id="catalog-table"')
+    assert "<html" not in html
+    assert "epyc-9754" in html
+
+
+def test_unknown_kind_falls_back_to_gpus(client):
+    response = client.get(reverse("catalog:home"), {"kind": "<script>"})
+    assert response.status_code == 200
+    assert "rtx-4090" in response.content.decode()
+
+
+def test_home_marks_placeholder_prices(client):
+    assert "placeholder" in client.get(reverse("catalog:home")).content.decode()
+
+
+def test_admin_login_page_loads(client):
+    assert client.get(reverse("admin:login")).status_code == 200

@@ -1,0 +1,38 @@
+"""Shared fixtures: one account per role."""
+
+import pytest
+from django.contrib.auth.models import Group
+
+from configurator.roles import ARCHITECTS, PRESALES
+from tests.factories import UserFactory
+
+
+@pytest.fixture
+def architect(db):
+    user = UserFactory(username="architect", is_staff=True)
+    user.groups.add(Group.objects.get(name=ARCHITECTS))
+    return user
+
+
+@pytest.fixture
+def presales(db):
+    user = UserFactory(username="presales", is_staff=True)
+    user.groups.add(Group.objects.get(name=PRESALES))
+    return user
+
+
+@pytest.fixture
+def customer(db):
+    return UserFactory(username="customer")
+
+
+@pytest.fixture
+def architect_client(client, architect):
+    client.force_login(architect)
+    return client
+
+
+@pytest.fixture
+def presales_client(client, presales):
+    client.force_login(presales)
+    return client
