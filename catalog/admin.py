@@ -30,9 +30,7 @@ class CatalogAdmin(ImportExportModelAdmin, SimpleHistoryAdmin):
         if result.has_errors() or result.has_validation_errors():
             messages.error(
                 request,
-                _(
-                    "The sheet has errors, so nothing was imported. Import it again to see them by row."
-                ),
+                _("The sheet has errors, so nothing was imported. Import it again to see them."),
             )
             return redirect(f"admin:{self.opts.app_label}_{self.opts.model_name}_import")
         return super().process_result(result, request)

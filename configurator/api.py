@@ -5,7 +5,7 @@ Every client mistake is a 400 of the form {"errors": {"<field path>": ["message"
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest, HttpResponse
-from ninja import NinjaAPI
+from ninja import NinjaAPI, Status
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.security import django_auth
@@ -33,7 +33,7 @@ def field_path(loc: tuple | list) -> str:
     """Turn ninja's error location ('body', 'payload', 'build', 'cpu') into 'build.cpu'."""
     parts = [str(part) for part in loc]
     if parts[:1] == ["body"]:
-        parts = parts[2:] if len(parts) > 2 else parts[1:]
+        parts = parts[2:]
     return ".".join(parts) or "body"
 
 
@@ -107,7 +107,7 @@ def rules(request: HttpRequest, profile: str | None = None):
 def rules_patch(request: HttpRequest, payload: RulesPatchIn):
     """Publish a new rule version with the given parameters changed (architects only)."""
     if not request.user.has_perm("configurator.change_ruleprofile"):
-        return 403, {"detail": "Only architects may change the rules."}
+        return Status(403, {"detail": "Only architects may change the rules."})
     version = services.rule_version_for(payload.profile)
     try:
         published = services.ruleset_publish(

@@ -63,7 +63,7 @@ class EvaluateIn(StrictSchema):
 
 
 class RulesPatchIn(StrictSchema):
-    parameters: dict[str, float] = Field(min_length=1)
+    parameters: dict[str, int | float] = Field(min_length=1)
     profile: str | None = Field(None, max_length=64)
     note: str = Field("", max_length=300)
 
@@ -75,7 +75,7 @@ class ErrorsOut(Schema):
 class RulesOut(Schema):
     version: int
     profile: str
-    parameters: dict[str, float]
+    parameters: dict[str, int | float]
     published_at: str
     published_by: str | None
 

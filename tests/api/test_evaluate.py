@@ -1,0 +1,166 @@
+"""POST /api/v1/evaluate: verdict, every check, the numbers and the fix; 400 for bad input."""
+
+import pytest
+
+from catalog.models import Gpu
+
+pytestmark = pytest.mark.django_db
+URL = "/api/v1/evaluate"
+ALL_CODES = {f"P{n}" for n in range(1, 9)} | {"pcie_lanes", "cpu_threads", "memory", "numa"}
+
+
+def checks_by_code(body: dict) -> dict[str, dict]:
+    return {check["code"]: check for check in body["checks"]}
+
+
+def test_api_example_answers_every_check_and_names_the_rule_version(post_json, example):
+    response = post_json(URL, example)
+    body = response.json()
+    assert response.status_code == 200
+    assert set(checks_by_code(body)) == ALL_CODES | {"capacity"}
+    assert body["ruleset"] == {"version": 1, "profile": "operator-baseline"}
+    assert set(body["balance"]) >= {"cpu_threads", "pcie_lanes", "memory", "overall"}
+    assert body["balance"]["threshold"] == 85
+
+
+def test_balanced_build_without_workload_is_accepted(post_json, example):
+    del example["workload"]
+    body = post_json(URL, example).json()
+    assert body["verdict"] == "accept"
+    assert body["pitfalls"] == []
+    assert checks_by_code(body)["capacity"]["status"] == "na"
+    assert checks_by_code(body)["P5"]["status"] == "na"
+
+
+def test_memory_below_ratio_is_p3_with_numbers_impact_and_fix(post_json, example):
+    example["build"]["memory_gb"] = 512
+    del example["workload"]
+    body = post_json(URL, example).json()
+    assert body["verdict"] == "reject"
+    (p3,) = [p for p in body["pitfalls"] if p["code"] == "P3"]
+    assert "768" in p3["detail"] and "512" in p3["detail"]
+    assert "22%" in p3["impact"]
+    assert "48 GB" in p3["fix"] and "768" in p3["fix"]
+    assert checks_by_code(body)["memory"]["status"] == "fail"
+
+
+def test_consumer_memory_is_p6(post_json, example):
+    example["build"]["memory_ecc"] = False
+    del example["workload"]
+    body = post_json(URL, example).json()
+    assert [p["code"] for p in body["pitfalls"]] == ["P6"]
+
+
+def test_legacy_e5_with_eight_gpus_is_p1_and_short_of_lanes(post_json):
+    build = {
+        "cpu": "xeon-e5-2680-v4", "cpu_count": 2, "gpu": "rtx-4090", "gpu_count": 8,
+        "memory_gb": 256, "memory_ecc": True, "psu_watts": 8000,
+    }  # fmt: skip
+    body = post_json(URL, {"build": build}).json()
+    codes = {p["code"] for p in body["pitfalls"]}
+    assert "P1" in codes
+    assert checks_by_code(body)["pcie_lanes"]["status"] == "fail"
+    assert "80" in checks_by_code(body)["pcie_lanes"]["detail"]
+
+
+def test_single_socket_build_is_evaluated_not_refused(post_json, example):
+    example["build"].update(cpu_count=1, gpus_per_socket=[8])
+    response = post_json(URL, example)
+    assert response.status_code == 200
+    assert "P4" in {p["code"] for p in response.json()["pitfalls"]}
+
+
+def test_default_split_and_nvlink_follow_the_gpu(post_json, example):
+    del example["build"]["gpus_per_socket"]
+    del example["build"]["nvlink"]
+    example["workload"]["batch_size"] = 1
+    body = post_json(URL, example).json()
+    assert checks_by_code(body)["numa"]["status"] == "pass"
+    assert checks_by_code(body)["P5"]["status"] == "pass"
+
+
+def test_small_batch_inference_on_low_clock_cpu_is_p8(post_json, example):
+    example["workload"] = {"model_params_b": 7, "mode": "infer", "batch_size": 1}
+    body = post_json(URL, example).json()
+    assert "P8" in {p["code"] for p in body["pitfalls"]}
+
+
+def test_catalog_name_works_like_a_slug(post_json, example):
+    example["build"]["gpu"] = Gpu.objects.get(slug="a800-80g-sxm").name
+    assert post_json(URL, example).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("change", "path"),
+    [
+        ({"cpu": "xeon-9999"}, "build.cpu"),
+        ({"gpu": "voodoo-5"}, "build.gpu"),
+        ({"gpu_count": -1}, "build.gpu_count"),
+        ({"gpu_count": 10_000}, "build.gpu_count"),
+        ({"gpu_count": "8"}, "build.gpu_count"),
+        ({"cpu_count": 3}, "build.cpu_count"),
+        ({"memory_ecc": "yes"}, "build.memory_ecc"),
+        ({"gpus_per_socket": [4, 3]}, "build.gpus_per_socket"),
+        ({"gpus_per_socket": [8]}, "build.gpus_per_socket"),
+        ({"psu_watts": 0}, "build.psu_watts"),
+        ({"unknown_field": 1}, "build.unknown_field"),
+    ],
+)
+def test_bad_build_field_is_named(post_json, example, change, path):
+    example["build"].update(change)
+    response = post_json(URL, example)
+    assert response.status_code == 400
+    assert path in response.json()["errors"]
+
+
+def test_nvlink_on_a_card_without_it_is_refused(post_json, example):
+    example["build"].update(gpu="rtx-4090", nvlink=True)
+    response = post_json(URL, example)
+    assert response.status_code == 400
+    assert "no NVLink" in response.json()["errors"]["build.nvlink"][0]
+
+
+def test_every_bad_field_is_reported_at_once(post_json, example):
+    example["build"].update(cpu="nope", gpu="nope-either")
+    errors = post_json(URL, example).json()["errors"]
+    assert {"build.cpu", "build.gpu"} <= set(errors)
+
+
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        ("{not json", "body"),
+        ("[1, 2]", "body"),
+        ('"build"', "body"),
+        ("{}", "build"),
+        ('{"build": null}', "build"),
+        ('{"build": {}, "workload": {"mode": "sing"}}', "workload.mode"),
+    ],
+)
+def test_malformed_request_is_400_naming_the_field(post_json, body, path):
+    response = post_json(URL, body)
+    assert response.status_code == 400
+    assert path in response.json()["errors"]
+
+
+def test_workload_bounds_are_enforced(post_json, example):
+    example["workload"]["model_params_b"] = 0
+    response = post_json(URL, example)
+    assert response.status_code == 400
+    assert "workload.model_params_b" in response.json()["errors"]
+
+
+def test_unknown_profile_is_400(post_json, example):
+    example["profile"] = "no-such-profile"
+    response = post_json(URL, example)
+    assert response.status_code == 400
+    assert "profile" in response.json()["errors"]
+
+
+def test_named_profile_is_used_and_reported(post_json, example):
+    example["profile"] = "nvidia-ra-2-8-5"
+    del example["workload"]
+    body = post_json(URL, example).json()
+    assert body["ruleset"]["profile"] == "nvidia-ra-2-8-5"
+    # NVIDIA's RA asks 128 GB per GPU: 8 × 128 = 1024 GB, which the build has.
+    assert checks_by_code(body)["memory"]["status"] == "pass"

@@ -1,0 +1,193 @@
+"""A fresh install carries the seed catalog, with datasheet values rather than the guide's."""
+
+from decimal import Decimal
+
+import pytest
+
+from catalog.models import Cpu, Gpu, MemoryModule, Platform, Psu
+
+pytestmark = pytest.mark.django_db
+
+API_SLUGS = {
+    Cpu: ["xeon-gold-5318y", "xeon-gold-6530", "epyc-9754", "xeon-e5-2680-v4"],
+    Gpu: [
+        "rtx-4090",
+        "l20",
+        "a800-80g-pcie",
+        "a800-80g-sxm",
+        "h100-80g-pcie",
+        "h100-80g-sxm",
+    ],
+}
+
+CATALOG_MODELS = [Cpu, Gpu, MemoryModule, Psu, Platform]
+
+
+@pytest.mark.parametrize(
+    ("model", "slug"), [(model, slug) for model, slugs in API_SLUGS.items() for slug in slugs]
+)
+def test_every_api_slug_exists(model, slug):
+    assert model.objects.filter(slug=slug).exists()
+
+
+def test_xeon_gold_6530_is_32_cores_pcie5():
+    cpu = Cpu.objects.get(slug="xeon-gold-6530")
+    assert (cpu.cores, cpu.threads, cpu.pcie_gen) == (32, 64, 5)
+    assert cpu.socket == "LGA4677"
+
+
+def test_epyc_9754_is_128_cores_per_socket_with_160_lanes_in_2p():
+    cpu = Cpu.objects.get(slug="epyc-9754")
+    assert (cpu.cores, cpu.threads) == (128, 256)
+    assert cpu.pcie_lanes == 128
+    assert cpu.pcie_lanes_2s == 160
+    assert cpu.socket == "SP5"
+
+
+@pytest.mark.parametrize(
+    ("slug", "base"),
+    [("xeon-gold-5318y", "2.10"), ("xeon-gold-6530", "2.10"), ("epyc-9754", "2.25")],
+)
+def test_recipe_cpus_have_datasheet_base_clocks(slug, base):
+    assert Cpu.objects.get(slug=slug).base_ghz == Decimal(base)
+
+
+def test_legacy_e5_is_pcie3_with_40_lanes_per_socket():
+    cpu = Cpu.objects.get(slug="xeon-e5-2680-v4")
+    assert (cpu.pcie_gen, cpu.pcie_lanes, cpu.pcie_lanes_2s) == (3, 40, 80)
+    assert cpu.socket == "LGA2011-3"
+    assert "legacy" in cpu.notes.lower()
+
+
+def test_at_least_three_offered_server_cpus_meet_the_base_clock_threshold():
+    fast = Cpu.objects.filter(offered=True, base_ghz__gte=Decimal("2.5"), max_sockets=2)
+    assert fast.count() >= 3
+
+
+@pytest.mark.parametrize(
+    ("slug", "memory_gb", "memory_type", "tdp_w", "form_factor", "nvlink_gbps"),
+    [
+        ("rtx-4090", 24, "GDDR6X", 450, "pcie", 0),
+        ("l20", 48, "GDDR6", 275, "pcie", 0),
+        ("a800-80g-pcie", 80, "HBM2e", 300, "pcie", 400),
+        ("a800-80g-sxm", 80, "HBM2e", 400, "sxm", 400),
+        ("h100-80g-pcie", 80, "HBM2e", 350, "pcie", 600),
+        ("h100-80g-sxm", 80, "HBM3", 700, "sxm", 900),
+    ],
+)
+def test_gpu_datasheet_values(slug, memory_gb, memory_type, tdp_w, form_factor, nvlink_gbps):
+    gpu = Gpu.objects.get(slug=slug)
+    assert (gpu.memory_gb, gpu.memory_type, gpu.tdp_w) == (memory_gb, memory_type, tdp_w)
+    assert (gpu.form_factor, gpu.nvlink_gbps) == (form_factor, nvlink_gbps)
+
+
+def test_rtx_4090_and_l20_have_no_nvlink():
+    assert not Gpu.objects.filter(slug__in=["rtx-4090", "l20"], nvlink_gbps__gt=0).exists()
+
+
+def test_rtx_4090_is_a_consumer_card_and_l20_has_ecc():
+    assert Gpu.objects.get(slug="rtx-4090").gpu_class == "consumer"
+    assert Gpu.objects.get(slug="l20").ecc
+
+
+@pytest.mark.parametrize(("ddr_gen", "min_sizes"), [(4, 3), (5, 5)])
+def test_ecc_rdimms_in_several_sizes(ddr_gen, min_sizes):
+    sizes = set(
+        MemoryModule.objects.filter(
+            ddr_gen=ddr_gen, registered=True, ecc=True, offered=True
+        ).values_list("capacity_gb", flat=True)
+    )
+    assert len(sizes) >= min_sizes
+
+
+def test_ddr5_rdimms_cover_the_common_sizes():
+    sizes = set(
+        MemoryModule.objects.filter(ddr_gen=5, registered=True, ecc=True).values_list(
+            "capacity_gb", flat=True
+        )
+    )
+    assert {16, 32, 64, 96, 128} <= sizes
+
+
+def test_a_non_ecc_module_exists_for_the_p6_pitfall():
+    assert MemoryModule.objects.filter(ecc=False, registered=False).exists()
+
+
+def test_psus_span_2000_to_3300_watts():
+    watts = set(Psu.objects.values_list("rated_w", flat=True))
+    assert min(watts) <= 2000
+    assert max(watts) >= 3300
+    assert {2000, 3000} <= watts
+
+
+def _platforms_for(cpu_slug, gpu_slug, gpu_count):
+    cpu = Cpu.objects.get(slug=cpu_slug)
+    gpu = Gpu.objects.get(slug=gpu_slug)
+    fitting = []
+    for platform in Platform.objects.filter(
+        offered=True, sockets=2, cpu_socket=cpu.socket, gpu_form_factor=gpu.form_factor
+    ):
+        takes_gpu = not platform.gpus.exists() or platform.gpus.filter(pk=gpu.pk).exists()
+        if takes_gpu and platform.gpu_slots >= gpu_count:
+            fitting.append(platform)
+    return fitting
+
+
+@pytest.mark.parametrize(
+    ("recipe", "cpu_slug", "gpu_slug", "gpu_count"),
+    [
+        ("S1", "xeon-gold-5318y", "l20", 4),
+        ("S1", "xeon-gold-5318y", "rtx-4090", 4),
+        ("S2", "xeon-gold-6530", "a800-80g-pcie", 8),
+        ("S3", "epyc-9754", "h100-80g-sxm", 8),
+    ],
+)
+def test_every_recipe_has_a_platform(recipe, cpu_slug, gpu_slug, gpu_count):
+    assert _platforms_for(cpu_slug, gpu_slug, gpu_count), recipe
+
+
+def test_recipe_platforms_split_gpus_evenly_across_sockets():
+    for cpu_slug, gpu_slug, gpu_count in [
+        ("xeon-gold-5318y", "l20", 4),
+        ("xeon-gold-6530", "a800-80g-pcie", 8),
+        ("epyc-9754", "h100-80g-sxm", 8),
+    ]:
+        for platform in _platforms_for(cpu_slug, gpu_slug, gpu_count):
+            assert platform.gpu_slots_socket0 == platform.gpu_slots_socket1, platform.slug
+
+
+def test_sxm_baseboards_name_their_modules_and_pcie_chassis_do_not():
+    for platform in Platform.objects.all():
+        modules = list(platform.gpus.values_list("form_factor", flat=True))
+        if platform.gpu_form_factor == "sxm":
+            assert modules, platform.slug
+            assert set(modules) == {"sxm"}, platform.slug
+            assert platform.nvlink == "nvswitch", platform.slug
+        else:
+            assert modules == [], platform.slug
+
+
+def test_a800_sxm_and_high_clock_epyc_have_homes():
+    assert _platforms_for("xeon-gold-5318y", "a800-80g-sxm", 8)
+    assert _platforms_for("epyc-9374f", "h100-80g-pcie", 4)
+    assert _platforms_for("xeon-gold-6530", "h100-80g-sxm", 8)
+
+
+def test_legacy_e5_eight_gpu_chassis_is_pcie3():
+    legacy = Platform.objects.filter(cpu_socket="LGA2011-3", pcie_gen=3, sockets=2)
+    assert any(platform.gpu_slots >= 8 for platform in legacy)
+
+
+def test_switch_uplinks_match_the_attach_mode():
+    for platform in Platform.objects.all():
+        assert (platform.gpu_attach == "switch") == (platform.pcie_switch_uplinks > 0)
+
+
+@pytest.mark.parametrize("model", CATALOG_MODELS)
+def test_every_item_has_an_https_source_and_a_placeholder_price(model):
+    items = list(model.objects.all())
+    assert items
+    for item in items:
+        assert item.source_url.startswith("https://"), item.slug
+        assert item.price_is_placeholder, item.slug
+        assert item.monthly_price > 0, item.slug
