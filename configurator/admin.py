@@ -16,7 +16,14 @@ from configurator.models import RuleProfile, RuleSetVersion
 PARAMETER_FIELDS = tuple(f.name for f in fields(RuleParams))
 
 
-class RuleProfileForm(forms.ModelForm):
+def parameter_field(name: str, kind: str) -> forms.Field:
+    """Return the form field of one rule parameter, bounded as rule_validation says."""
+    low, high = BOUNDS.get(name, (0, None))
+    field_class = forms.IntegerField if kind == "int" else forms.FloatField
+    return field_class(label=name, min_value=low, max_value=high)
+
+
+class RuleProfileFormBase(forms.ModelForm):
     """Edit a profile and its parameters, shown as they stand in its latest version."""
 
     note = forms.CharField(
@@ -31,15 +38,9 @@ class RuleProfileForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         current = self.instance.versions.first() if self.instance.pk else None
-        self.current_params = params = RuleParams.from_mapping(
-            current.parameters if current else {}
-        )
-        for f in fields(RuleParams):
-            low, high = BOUNDS.get(f.name, (0, None))
-            field_class = forms.IntegerField if f.type == "int" else forms.FloatField
-            self.fields[f.name] = field_class(
-                label=f.name, min_value=low, max_value=high, initial=getattr(params, f.name)
-            )
+        self.current_params = RuleParams.from_mapping(current.parameters if current else {})
+        for name in PARAMETER_FIELDS:
+            self.fields[name].initial = getattr(self.current_params, name)
 
     def clean(self) -> dict:
         cleaned = super().clean()
@@ -56,6 +57,14 @@ class RuleProfileForm(forms.ModelForm):
             for name in PARAMETER_FIELDS
             if name in self.changed_data or not self.instance.versions.exists()
         }
+
+
+# One declared field per rule parameter, so the admin's fieldsets can name them.
+RuleProfileForm = type(
+    "RuleProfileForm",
+    (RuleProfileFormBase,),
+    {f.name: parameter_field(f.name, f.type) for f in fields(RuleParams)},
+)
 
 
 class VersionInline(admin.TabularInline):

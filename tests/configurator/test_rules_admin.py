@@ -1,0 +1,95 @@
+"""Architects change a threshold in the admin; a new version is published and used next."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from configurator.engine.rules import RuleParams
+from configurator.models import RuleProfile, RuleSetVersion
+from tests.api.conftest import EXAMPLE
+
+pytestmark = pytest.mark.django_db
+
+
+def profile_form(profile: RuleProfile, **changes) -> dict:
+    """Return the admin change form's POST data with some parameters changed."""
+    current = profile.versions.first().parameters
+    data = {
+        "slug": profile.slug,
+        "name": profile.name,
+        "description": profile.description,
+        "note": changes.pop("note", ""),
+        "versions-TOTAL_FORMS": "0",
+        "versions-INITIAL_FORMS": "0",
+        "versions-MIN_NUM_FORMS": "0",
+        "versions-MAX_NUM_FORMS": "1000",
+    }
+    if profile.is_default:
+        data["is_default"] = "on"
+    data.update({name: RuleParams.from_mapping(current).as_dict()[name] for name in current})
+    data.update(changes)
+    return data
+
+
+def change_url(profile: RuleProfile) -> str:
+    return reverse("admin:configurator_ruleprofile_change", args=[profile.pk])
+
+
+def test_admin_edit_publishes_a_version_that_the_next_evaluation_uses(architect_client, client):
+    profile = RuleProfile.objects.get(is_default=True)
+    body = json.dumps({"build": EXAMPLE["build"]})
+    assert (
+        client.post("/api/v1/evaluate", body, content_type="application/json").json()["verdict"]
+        == "accept"
+    )
+
+    response = architect_client.post(
+        change_url(profile), profile_form(profile, memory_vram_ratio_min=2.0, note="stricter")
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+
+    latest = profile.versions.first()
+    assert latest.version == 2
+    assert latest.changes == {"memory_vram_ratio_min": [1.2, 2.0]}
+    assert latest.created_by.username == "architect"
+    after = client.post("/api/v1/evaluate", body, content_type="application/json").json()
+    assert after["ruleset"]["version"] == 2
+    assert "P3" in {p["code"] for p in after["pitfalls"]}  # 2.0 × 640 GB = 1280 GB > 1024 GB
+
+
+def test_admin_shows_who_changed_what(architect_client):
+    profile = RuleProfile.objects.get(is_default=True)
+    architect_client.post(change_url(profile), profile_form(profile, small_batch_max=8))
+    html = architect_client.get(change_url(profile)).content.decode()
+    assert "small_batch_max" in html and "architect" in html
+
+
+def test_saving_without_changes_publishes_nothing(architect_client):
+    profile = RuleProfile.objects.get(is_default=True)
+    architect_client.post(change_url(profile), profile_form(profile))
+    assert profile.versions.count() == 1
+
+
+def test_inconsistent_values_are_shown_on_the_form_and_nothing_is_published(architect_client):
+    profile = RuleProfile.objects.get(is_default=True)
+    response = architect_client.post(
+        change_url(profile), profile_form(profile, threads_per_gpu_min=30)
+    )
+    assert response.status_code == 200
+    assert "Cannot exceed threads_per_gpu_max" in response.content.decode()
+    assert profile.versions.count() == 1
+
+
+def test_presales_cannot_edit_rules_in_the_admin(presales_client):
+    profile = RuleProfile.objects.get(is_default=True)
+    response = presales_client.post(change_url(profile), profile_form(profile, small_batch_max=8))
+    assert response.status_code == 403
+    assert profile.versions.count() == 1
+
+
+def test_versions_cannot_be_changed_or_deleted_in_the_admin(architect_client):
+    version = RuleSetVersion.objects.first()
+    url = reverse("admin:configurator_rulesetversion_delete", args=[version.pk])
+    assert architect_client.post(url, {"post": "yes"}).status_code == 403
+    assert RuleSetVersion.objects.filter(pk=version.pk).exists()
