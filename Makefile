@@ -18,7 +18,7 @@ setup:
 	bin/setup requirements.txt
 
 setup-test:
-	bin/setup requirements.txt requirements-test.txt
+	bin/setup requirements.txt requirements-test.txt requirements-test-nodeps.txt
 
 migrate:
 	$(PY) manage.py migrate --no-input

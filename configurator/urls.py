@@ -1,11 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from configurator import views
 from configurator.api import api
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
+    path("healthz", views.healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("catalog.urls")),
 ]

@@ -46,7 +46,7 @@ class RuleParams:
 
     @classmethod
     def from_mapping(cls, values: dict[str, object]) -> RuleParams:
-        """Build parameters from a stored mapping; unknown keys are ignored, missing ones default."""
+        """Build parameters from a stored mapping; ignore unknown keys, default missing ones."""
         casts = {f.name: float if f.type == "float" else int for f in fields(cls)}
         return cls(**{name: casts[name](value) for name, value in values.items() if name in casts})
 

@@ -35,7 +35,8 @@ class Command(BaseCommand):
         try:
             group = Group.objects.get(name=ROLE_GROUPS[role])
         except Group.DoesNotExist as error:
-            raise CommandError("Run `manage.py migrate` first: the role groups are missing.") from error
+            message = "Run `manage.py migrate` first: the role groups are missing."
+            raise CommandError(message) from error
         with transaction.atomic():
             user, created = user_model.objects.get_or_create(username=username)
             user.email = email or user.email

@@ -1,0 +1,491 @@
+"""The checks: one small pure function per pitfall (P1–P8) and per baseline dimension.
+
+Every check has the signature `(build, workload, rules) -> Finding` and reads its thresholds
+from `rules` only. Each states the numbers it compared, so a presales engineer can read the
+verdict without the rulebook. `CHECKS` lists them in display order; docs/rules.md describes
+each formula and the source of its threshold.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from configurator.engine.build import Build, Cpu, Mode, Workload
+from configurator.engine.findings import Finding, failed, not_applicable, num, passed
+from configurator.engine.memory import (
+    DIMMS_PER_CHANNEL,
+    MemoryRequirement,
+    memory_population,
+    memory_requirement,
+)
+from configurator.engine.pcie import LaneBudget, even_split, lane_budget, socket_loads, split_label
+from configurator.engine.power import power_budget
+from configurator.engine.rules import RuleParams
+from configurator.engine.sizing import gpus_needed, size_workload
+
+Check = Callable[[Build, Workload | None, RuleParams], Finding]
+
+# Example platforms named in fixes: the guide's recipe CPUs (domain.md §3, datasheets §9).
+MODERN_PLATFORMS = "2 × Xeon Gold 6530 (Gen5, 160 lanes) or 2 × EPYC 9754 (Gen5, 160 lanes)"
+# High-base-clock CPUs for small-batch inference (decision §6, datasheets §9): name, base GHz.
+HIGH_CLOCK_CPUS: tuple[tuple[str, float], ...] = (
+    ("Xeon Gold 6542Y", 2.9),
+    ("EPYC 9374F", 3.85),
+    ("Xeon Gold 6548Y+", 2.5),
+    ("EPYC 9474F", 3.6),
+)
+# The capacity fix searches GPU counts up to this many; beyond it no rental build is offered.
+MAX_GPUS_SEARCHED = 1024
+
+
+def _cpus(build: Build) -> str:
+    return f"{build.cpu_count} × {build.cpu.name}"
+
+
+def _gpus(build: Build) -> str:
+    return f"{build.gpu_count} × {build.gpu.name}"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+# P1 ----------------------------------------------------------------------------------------
+
+
+def legacy_pcie_platform(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """P1: reject a multi-GPU node on a PCIe generation below the baseline (E5-class, Gen3)."""
+    gen, gen_min = build.pcie_gen, rules.pcie_gen_min
+    numbers = {"pcie_gen": gen, "pcie_gen_min": gen_min, "gpus": build.gpu_count}
+    if gen < gen_min and build.gpu_count > 1:
+        return failed(
+            "P1",
+            f"{_gpus(build)} on a PCIe Gen{gen} platform ({_cpus(build)}); "
+            f"multi-GPU nodes need Gen{gen_min} or newer",
+            f"move to a PCIe Gen{gen_min}/Gen{gen_min + 1} platform, e.g. {MODERN_PLATFORMS}",
+            numbers,
+        )
+    return passed("P1", f"PCIe Gen{gen} platform for {_plural(build.gpu_count, 'GPU')}", numbers)
+
+
+# P2 ----------------------------------------------------------------------------------------
+
+
+def numa_binding(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """P2: reject a node without NUMA binding, or with GPUs served across NUMA nodes."""
+    cross = build.gpus_cross_numa
+    numbers = {"numa_binding": int(build.numa_binding), "gpus_cross_numa": cross}
+    problems, fixes = [], []
+    if not build.numa_binding:
+        problems.append("no automatic core/NUMA binding for the GPUs")
+        fixes.append("ship the automatic core/NUMA binding script (numactl/taskset per GPU)")
+    if cross > 0:
+        problems.append(f"{_plural(cross, 'GPU')} served across NUMA nodes")
+        fixes.append(f"re-seat {_plural(cross, 'GPU')} in slots wired to the serving socket")
+    if problems:
+        return failed("P2", "; ".join(problems), "; ".join(fixes), numbers)
+    return passed("P2", "every GPU bound to the cores and memory of its own socket", numbers)
+
+
+# P3 and the memory dimension ----------------------------------------------------------------
+
+
+def _memory_need_text(need: MemoryRequirement, rules: RuleParams) -> str:
+    if need.reason == "ratio":
+        return f"{num(rules.memory_vram_ratio_min)} × {need.vram_gb} GB VRAM"
+    if need.reason == "floor":
+        return f"the {need.floor_gb} GB floor of 8-GPU nodes"
+    return f"{rules.memory_per_gpu_gb_min} GB per GPU"
+
+
+def _memory_fix(build: Build, required_gb: float) -> str:
+    channels = build.cpu.memory_channels * build.cpu_count
+    population = memory_population(required_gb, channels, build.cpu.ddr_gen)
+    if population is None:
+        return (
+            f"{num(required_gb)} GB is more than {channels} channels hold at "
+            f"{max(DIMMS_PER_CHANNEL)} DIMMs each: put fewer GPUs in each node"
+        )
+    return (
+        f"fit {population.total_gb} GB (+{population.total_gb - build.memory_gb} GB): "
+        f"{population.describe()}, {population.dimms // channels} per channel on "
+        f"{build.cpu_count} × {build.cpu.memory_channels} channels"
+    )
+
+
+def _memory_numbers(build: Build, need: MemoryRequirement) -> dict[str, float | int]:
+    return {
+        "memory_gb": build.memory_gb,
+        "required_gb": need.required_gb,
+        "vram_gb": need.vram_gb,
+        "by_ratio_gb": need.by_ratio_gb,
+        "floor_gb": need.floor_gb,
+        "by_gpu_gb": need.by_gpu_gb,
+    }
+
+
+def memory_below_vram(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """P3: reject system memory below the VRAM ratio, the 8-GPU floor or the per-GPU minimum."""
+    need = memory_requirement(build.gpu_count, build.gpu.memory_gb, rules)
+    numbers = _memory_numbers(build, need)
+    detail = (
+        f"{_plural(build.gpu_count, 'GPU')} need {num(need.required_gb)} GB "
+        f"({_memory_need_text(need, rules)}); the node has {build.memory_gb} GB"
+    )
+    if build.memory_gb < need.required_gb:
+        return failed("P3", detail, _memory_fix(build, need.required_gb), numbers)
+    return passed("P3", detail, numbers)
+
+
+def memory_capacity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """Memory dimension: report RAM against the P3 requirement, with its headroom."""
+    need = memory_requirement(build.gpu_count, build.gpu.memory_gb, rules)
+    numbers = _memory_numbers(build, need)
+    headroom = build.memory_gb / need.required_gb - 1 if need.required_gb > 0 else 0.0
+    numbers["headroom"] = round(headroom, 4)
+    detail = (
+        f"{build.memory_gb} GB for {num(need.required_gb)} GB needed "
+        f"({_memory_need_text(need, rules)})"
+    )
+    if build.memory_gb < need.required_gb:
+        short = f"{detail}: short by {num(need.required_gb - build.memory_gb)} GB"
+        return failed("memory", short, _memory_fix(build, need.required_gb), numbers)
+    return passed("memory", f"{detail}: {headroom:+.0%} headroom", numbers)
+
+
+# P4 and the NUMA dimension ------------------------------------------------------------------
+
+
+def _split_fix(build: Build, rules: RuleParams) -> str:
+    per_socket = rules.gpus_per_socket_max
+    sockets = max(build.cpu.max_sockets, build.cpu_count)
+    per_node = per_socket * sockets
+    if build.gpu_count > per_node:
+        nodes = math.ceil(build.gpu_count / per_node)
+        return (
+            f"at most {per_node} GPUs per node ({sockets} sockets × {per_socket}): "
+            f"spread the GPUs over {nodes} nodes"
+        )
+    split = split_label(even_split(build.gpu_count, sockets))
+    if build.cpu_count < sockets:
+        return f"use a {sockets}-socket platform and split the GPUs evenly: {split}"
+    return f"split the GPUs evenly over the sockets: {split}"
+
+
+def _overloaded_sockets(loads: tuple[int, ...], limit: int) -> str:
+    """Describe the sockets above the limit, e.g. `CPU0 carries 6 GPUs (6 + 2)`; empty if none."""
+    heavy = [f"CPU{i} carries {load} GPUs" for i, load in enumerate(loads) if load > limit]
+    if not heavy:
+        return ""
+    split = f" ({split_label(loads)})" if len(loads) > 1 else ""
+    return f"{', '.join(heavy)}{split}"
+
+
+def socket_overload(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """P4: reject a socket carrying more GPUs than the per-socket maximum."""
+    loads = socket_loads(build)
+    limit = rules.gpus_per_socket_max
+    numbers = {"gpus_per_socket_max": limit, "busiest_socket": max(loads)}
+    overloaded = _overloaded_sockets(loads, limit)
+    if overloaded:
+        return failed(
+            "P4",
+            f"{overloaded}; at most {limit} per socket",
+            _split_fix(build, rules),
+            numbers,
+        )
+    return passed("P4", f"GPUs per socket {split_label(loads)}, at most {limit} each", numbers)
+
+
+def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """NUMA dimension: GPUs even across sockets, none over the maximum, none cross-NUMA."""
+    loads = socket_loads(build)
+    limit = rules.gpus_per_socket_max
+    spread = max(loads) - min(loads)
+    numbers = {
+        "busiest_socket": max(loads),
+        "gpus_per_socket_max": limit,
+        "spread": spread,
+        "gpus_cross_numa": build.gpus_cross_numa,
+    }
+    problems, fixes = [], []
+    overloaded = _overloaded_sockets(loads, limit)
+    if overloaded:
+        problems.append(f"{overloaded}, above {limit} per socket")
+    elif spread > 1:
+        problems.append(f"GPUs per socket {split_label(loads)} are uneven")
+    if overloaded or spread > 1:
+        fixes.append(_split_fix(build, rules))
+    if build.gpus_cross_numa > 0:
+        problems.append(f"{_plural(build.gpus_cross_numa, 'GPU')} served across NUMA nodes")
+        fixes.append("re-seat those GPUs in slots wired to the serving socket")
+    if problems:
+        return failed("numa", "; ".join(problems), "; ".join(fixes), numbers)
+    return passed(
+        "numa",
+        f"GPUs per socket {split_label(loads)}, at most {limit} each, none across NUMA nodes",
+        numbers,
+    )
+
+
+# P5 ----------------------------------------------------------------------------------------
+
+
+def training_without_nvlink(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """P5: reject multi-GPU training of a large model on GPUs without NVLink."""
+    if workload is None:
+        return not_applicable("P5", "applies to training workloads; no workload given")
+    if workload.mode is Mode.INFER:
+        return not_applicable("P5", "inference exchanges no gradients between GPUs")
+    if build.gpu_count <= 1:
+        return not_applicable("P5", "one GPU per node: no GPU-to-GPU link inside the node")
+    size, size_min = workload.model_params_b, rules.nvlink_model_params_b_min
+    # A bridge or board cannot add NVLink to a GPU that has none (RTX 4090, L20).
+    linked = build.nvlink and build.gpu.has_nvlink
+    numbers = {"model_params_b": size, "nvlink_model_params_b_min": size_min, "nvlink": int(linked)}
+    if size <= size_min:
+        detail = f"{num(size)}B model ≤ {num(size_min)}B: little cross-GPU traffic"
+        return passed("P5", detail, numbers)
+    if linked:
+        return passed("P5", f"{num(size)}B {workload.mode} over NVLink ({_gpus(build)})", numbers)
+    if build.gpu.has_nvlink:
+        reason = "NVLink not fitted"
+        fix = "fit NVLink bridges (PCIe cards) or an SXM NVSwitch board"
+    else:
+        reason = f"the {build.gpu.name} has no NVLink"
+        fix = "an NVLink GPU: A800 or H100, SXM on an NVSwitch board or bridged PCIe pairs"
+    return failed(
+        "P5",
+        f"{workload.mode} of a {num(size)}B model (> {num(size_min)}B) on {_gpus(build)}: {reason}",
+        fix,
+        numbers,
+    )
+
+
+# P6 ----------------------------------------------------------------------------------------
+
+
+def non_ecc_memory(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """P6: reject memory without ECC."""
+    numbers = {"memory_ecc": int(build.memory_ecc), "memory_gb": build.memory_gb}
+    if build.memory_ecc:
+        return passed("P6", f"{build.memory_gb} GB of ECC server memory", numbers)
+    channels = build.cpu.memory_channels * build.cpu_count
+    population = memory_population(build.memory_gb, channels, build.cpu.ddr_gen)
+    fix = "replace it with server ECC RDIMMs"
+    if population is not None:
+        fix += f": {population.describe()}"
+    return failed("P6", f"{build.memory_gb} GB of non-ECC memory", fix, numbers)
+
+
+# P7 ----------------------------------------------------------------------------------------
+
+
+def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """P7: reject usable PSU output below max(guide floor, component TDPs × headroom)."""
+    power = power_budget(build, rules)
+    numbers = {
+        "psu_watts": build.psu_watts,
+        "required_w": power.required_w,
+        "need_w": power.need_w,
+        "floor_w": power.floor_w,
+        "load_w": power.load_w,
+        "psu_headroom": power.headroom,
+    }
+    parts = [
+        f"{build.gpu_count} × {build.gpu.tdp_w} W GPUs",
+        f"{build.cpu_count} × {build.cpu.tdp_w} W CPUs",
+        f"{build.dimms} × {rules.dimm_w} W DIMMs",
+    ]
+    if build.nics:
+        parts.append(f"{build.nics} × {build.nic_tdp_w} W NICs")
+    if build.nvme:
+        parts.append(f"{build.nvme} × {build.nvme_tdp_w} W NVMe")
+    parts.append(f"{power.chassis_w} W chassis")
+    sized = f"({' + '.join(parts)} = {power.load_w} W) × {num(power.headroom)}"
+    if power.floor_w:
+        sized = f"max({power.floor_w} W floor, {sized})"
+    need = f"needs {power.required_w} W usable = {sized}"
+    if build.psu_watts < power.required_w:
+        return failed(
+            "P7",
+            f"{need}; the PSUs give {build.psu_watts} W after redundancy",
+            f"fit PSUs giving ≥ {power.required_w} W usable after redundancy "
+            f"(+{power.required_w - build.psu_watts} W; N+1/N+N spares do not count)",
+            numbers,
+        )
+    return passed("P7", f"{need}; the PSUs give {build.psu_watts} W after redundancy", numbers)
+
+
+# P8 ----------------------------------------------------------------------------------------
+
+
+def _vendor(cpu_name: str) -> str:
+    return "amd" if "EPYC" in cpu_name.upper() else "intel"
+
+
+def _high_clock_examples(cpu: Cpu, ghz_min: float) -> str:
+    """Name one fitting CPU per vendor, the build's own vendor first (same board family)."""
+    picks: dict[str, str] = {}
+    for name, ghz in HIGH_CLOCK_CPUS:
+        if ghz >= ghz_min:
+            picks.setdefault(_vendor(name), f"{name} {num(ghz)} GHz")
+    return ", ".join(sorted(picks.values(), key=lambda pick: _vendor(pick) != _vendor(cpu.name)))
+
+
+def low_base_clock(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """P8: reject small-batch inference on a CPU whose base clock is below the baseline."""
+    if workload is None:
+        return not_applicable("P8", "applies to small-batch inference; no workload given")
+    if workload.mode is not Mode.INFER:
+        return not_applicable("P8", f"{workload.mode} builds are not judged on base clock")
+    batch, batch_max = workload.batch_size, rules.small_batch_max
+    ghz, ghz_min = build.cpu.base_ghz, rules.cpu_base_ghz_min
+    numbers = {"batch_size": batch, "small_batch_max": batch_max, "base_ghz": ghz}
+    numbers["cpu_base_ghz_min"] = ghz_min
+    if batch > batch_max:
+        return not_applicable(
+            "P8", f"batch {batch} > small-batch limit {batch_max}: scheduling is amortised", numbers
+        )
+    detail = f"inference at batch {batch} (≤ {batch_max}) on {build.cpu.name}, {num(ghz)} GHz base"
+    if ghz < ghz_min:
+        examples = _high_clock_examples(build.cpu, ghz_min)
+        fix = f"a high-base-clock CPU (≥ {num(ghz_min)} GHz base)"
+        return failed(
+            "P8",
+            f"{detail}; small-batch inference needs ≥ {num(ghz_min)} GHz",
+            f"{fix}, e.g. {examples}" if examples else fix,
+            numbers,
+        )
+    return passed("P8", f"{detail} (≥ {num(ghz_min)} GHz)", numbers)
+
+
+# PCIe lanes ---------------------------------------------------------------------------------
+
+
+def _lane_terms(build: Build, lanes: LaneBudget, rules: RuleParams) -> str:
+    if build.pcie_switch_uplinks:
+        terms = [f"{build.pcie_switch_uplinks} switch uplinks × {rules.pcie_lanes_per_gpu}"]
+    else:
+        terms = [f"{build.gpu_count} GPUs × {rules.pcie_lanes_per_gpu}"]
+        if build.nics:
+            terms.append(f"{build.nics} NICs × {build.nic_lanes}")
+    if build.nvme:
+        terms.append(f"{build.nvme} NVMe × {build.nvme_lanes}")
+    return f"{' + '.join(terms)} = {lanes.needed} lanes needed"
+
+
+def pcie_lane_budget(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """PCIe dimension: reject a node whose devices need more lanes than its CPUs provide."""
+    lanes = lane_budget(build, rules)
+    numbers = {"lanes_needed": lanes.needed, "lanes_available": lanes.available}
+    detail = f"{_lane_terms(build, lanes, rules)}; {lanes.available} from {_cpus(build)}"
+    if lanes.needed > lanes.available:
+        return failed(
+            "pcie_lanes",
+            detail,
+            f"a platform with ≥ {lanes.needed} usable lanes, e.g. {MODERN_PLATFORMS}; "
+            "or a PCIe-switch board, or fewer devices per node",
+            numbers,
+        )
+    if lanes.needed > 0:
+        detail += f" ({lanes.headroom:+.0%} headroom)"
+    return passed("pcie_lanes", detail, numbers)
+
+
+# CPU threads per GPU ------------------------------------------------------------------------
+
+
+def cpu_threads_per_gpu(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """CPU dimension: reject too few threads (or cores) per GPU; report over-provision as waste."""
+    gpus = max(build.gpu_count, 1)
+    threads, cores = build.threads / gpus, build.cores / gpus
+    low, high = rules.threads_per_gpu_min, rules.threads_per_gpu_max
+    cores_min = rules.cores_per_gpu_min
+    numbers = {
+        "threads_per_gpu": round(threads, 2),
+        "cores_per_gpu": round(cores, 2),
+        "threads_per_gpu_min": low,
+        "threads_per_gpu_max": high,
+        "cores_per_gpu_min": cores_min,
+    }
+    detail = (
+        f"{build.threads} threads ({build.cpu_count} × {build.cpu.threads}) for "
+        f"{_plural(build.gpu_count, 'GPU')} = {num(threads)} threads/GPU "
+        f"(baseline {num(low)}–{num(high)})"
+    )
+    sockets = max(build.cpu_count, 1)
+    if threads < low:
+        per_socket = math.ceil(low * gpus / sockets)
+        return failed(
+            "cpu_threads",
+            detail,
+            f"a CPU with ≥ {per_socket} threads per socket ({num(low)} threads/GPU × "
+            f"{gpus} GPUs over {sockets} sockets), or fewer GPUs",
+            numbers,
+        )
+    if cores_min > 0 and cores < cores_min:
+        per_socket = math.ceil(cores_min * gpus / sockets)
+        return failed(
+            "cpu_threads",
+            f"{detail}; {num(cores)} cores/GPU, the profile needs ≥ {num(cores_min)}",
+            f"a CPU with ≥ {per_socket} cores per socket, or fewer GPUs",
+            numbers,
+        )
+    if threads > high:
+        detail += f"; over-provisioned: cost waste (above {num(high)})"
+    return passed("cpu_threads", detail, numbers)
+
+
+# GPU memory capacity ------------------------------------------------------------------------
+
+
+def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """Capacity: reject a build whose GPUs, all nodes counted, cannot hold the workload."""
+    if workload is None:
+        return not_applicable("capacity", "needs a workload to size")
+    total = max(build.gpu_count * build.nodes, 1)
+    sizing = size_workload(workload, gpu_count=total)
+    per_gpu, memory = sizing.per_gpu_gb, build.gpu.memory_gb
+    numbers = {
+        "total_gb": round(sizing.total_gb, 2),
+        "per_gpu_gb": round(per_gpu, 2),
+        "gpu_memory_gb": memory,
+        "gpus": total,
+    }
+    where = f"{total} GPUs" if build.nodes == 1 else f"{total} GPUs ({build.nodes} nodes)"
+    detail = (
+        f"{num(workload.model_params_b)}B {workload.mode} needs {num(sizing.total_gb)} GB of GPU "
+        f"memory, {num(per_gpu)} GB per GPU over {where}; the {build.gpu.name} has {memory} GB"
+    )
+    if per_gpu <= memory:
+        return passed("capacity", detail, numbers)
+    fewest = gpus_needed(workload, memory, max_gpus=MAX_GPUS_SEARCHED)
+    if fewest is None:
+        fix = f"use a GPU with more memory: it does not fit {MAX_GPUS_SEARCHED} × {build.gpu.name}"
+    else:
+        numbers["gpus_fitting"] = fewest
+        nodes = math.ceil(fewest / max(build.gpu_count, 1))
+        fix = (
+            f"spread it over at least {fewest} × {build.gpu.name} "
+            f"({_plural(nodes, 'node')} of {build.gpu_count}), or use a GPU with more memory"
+        )
+    return failed("capacity", detail, fix, numbers)
+
+
+CHECKS: tuple[Check, ...] = (
+    legacy_pcie_platform,
+    numa_binding,
+    memory_below_vram,
+    socket_overload,
+    training_without_nvlink,
+    non_ecc_memory,
+    psu_undersized,
+    low_base_clock,
+    pcie_lane_budget,
+    cpu_threads_per_gpu,
+    memory_capacity,
+    numa_affinity,
+    gpu_memory_capacity,
+)

@@ -1,0 +1,57 @@
+"""Evaluate one build: run every check, score its balance, and give the verdict (api.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from configurator.engine.balance import Balance, build_balance
+from configurator.engine.build import Build, Workload
+from configurator.engine.checks import CHECKS
+from configurator.engine.findings import Finding
+from configurator.engine.rules import RuleParams
+
+
+class Verdict(StrEnum):
+    ACCEPT = "accept"
+    REJECT = "reject"
+
+
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """Every check's finding, the balance score, and whether the node may be rented out."""
+
+    checks: tuple[Finding, ...]
+    balance: Balance
+    verdict: Verdict
+
+    @property
+    def failures(self) -> tuple[Finding, ...]:
+        """Return every failed check, pitfalls and dimensions alike."""
+        return tuple(finding for finding in self.checks if finding.failed)
+
+    @property
+    def pitfalls(self) -> tuple[str, ...]:
+        """Return the codes of the triggered pitfalls (P1–P8)."""
+        return tuple(finding.code for finding in self.failures if finding.is_pitfall)
+
+    @property
+    def failed_codes(self) -> tuple[str, ...]:
+        return tuple(finding.code for finding in self.failures)
+
+    def as_dict(self) -> dict[str, object]:
+        """Return api.md's evaluate response, less the `ruleset` the caller adds."""
+        return {
+            "verdict": str(self.verdict),
+            "pitfalls": [f.as_pitfall_dict() for f in self.failures if f.is_pitfall],
+            "checks": [finding.as_dict() for finding in self.checks],
+            "balance": self.balance.as_dict(),
+        }
+
+
+def evaluate(build: Build, rules: RuleParams, workload: Workload | None = None) -> Evaluation:
+    """Run every check on the build; reject it when any fails or the node is unbalanced."""
+    findings = tuple(check(build, workload, rules) for check in CHECKS)
+    balance = build_balance(build, rules)
+    rejected = not balance.balanced or any(finding.failed for finding in findings)
+    return Evaluation(findings, balance, Verdict.REJECT if rejected else Verdict.ACCEPT)

@@ -1,0 +1,390 @@
+"""The GPU memory a workload needs: weights, gradients, optimizer state, activations, KV cache.
+
+Symbols: P parameters (`model_params_b` × 10⁹), L layers, h hidden size, a attention heads,
+k KV heads, d = h / a the head size, V vocabulary, s context length, b `batch_size`, n GPUs.
+Bytes are counted exactly and reported in GB (10⁹ bytes), totals over all GPUs.
+
+Inference (`Mode.INFER`), tensor parallel over n GPUs, every term split evenly:
+
+    weights     = P · bytes(precision)          fp32 4, fp16/bf16 2, fp8 1, int8 1, int4 0.5
+    kv_cache    = 2 · L · k · d · s · b · kv    kv = 2 (16-bit cache), 1 for fp8, 4 for fp32
+    activations = s · b · max(4h, V) · act      act = 2, 4 for fp32
+
+The KV term is the K and V tensor of every layer for every token of every concurrent sequence
+(Pope et al. 2022, "Efficiently Scaling Transformer Inference"; vLLM sizes its KV blocks the
+same way). Weight-only integer formats (int8, int4) keep a 16-bit cache. Inference
+activations are freed layer by layer, so only the largest transient buffer of a full-context
+prefill counts: the 4h MLP intermediate or the logits, as llm-analysis computes it.
+
+Full training (`Mode.TRAIN`) and full fine-tuning: mixed-precision Adam, sharded ZeRO-3/FSDP
+style over n GPUs (Rajbhandari et al. 2020, "ZeRO", §3: 2 + 2 + 12 = 16 bytes per parameter):
+
+    weights 2P, gradients 2P, optimizer 12P     (fp32 master copy, first and second moment)
+    activations per GPU = 2·s·b·h·L + 2·s·b·V
+
+With full activation recomputation only the 16-bit input of each layer is kept, 2·s·b·h bytes
+per layer (Korthikanti et al. 2022, "Reducing Activation Recomputation in Large Transformer
+Models", §4.1); the logits (2·s·b·V) are added as llm-analysis adds them. Training batch is per
+GPU, so every GPU holds its own activations. fp32 training keeps 4P weights, 4P gradients and
+8P moments (still 16 bytes per parameter) with 4-byte activations.
+
+LoRA (`FinetuneMethod.LORA`): the frozen base at P · bytes(precision) plus adapters of rank
+r = 16 on every linear layer of every block. An adapter on a d_in × d_out matrix has
+r · (d_in + d_out) parameters; the four attention projections give 6h + 2·k·d, a gated MLP of
+width 8h/3 gives 11h, so N_A = r · L · (17h + 2·k·d) (39.9 M for Llama-2-7B; PEFT reports
+39,976,960). Adapters are trained in fp32 with Adam: 4 + 4 + 8 = 16 bytes per adapter
+parameter (Hu et al. 2021, "LoRA"; PEFT keeps adapter weights in fp32). Activations as in full
+training: gradients still flow through the frozen base, and recomputation is on.
+
+QLoRA (`FinetuneMethod.QLORA`): as LoRA with the base in 4-bit NormalFloat with double
+quantisation, 4 + 0.127 bits per parameter (Dettmers et al. 2023, "QLoRA", §3).
+
+Runtime overhead per GPU = 0.5 GB (CUDA context with lazy module loading, cuBLAS workspaces,
+NCCL buffers) + 5 % of that GPU's tensors (caching-allocator fragmentation, the working set of
+the layer being recomputed, ZeRO-3's gathered layer). Total = n × per GPU; when the GPU count
+is not known the workload is sized for one GPU.
+
+Model shape, when the workload does not give it: a nominal size within 5 % of a published
+model takes that model's shape (`KNOWN_SHAPES`); any other size solves P ≈ 12·L·h² + V·h
+(4h² attention + 8h² MLP per layer, plus the embedding; Kaplan et al. 2020 §2.1) with the
+width-to-depth ratio h ≈ 128·L that GPT-3 175B, Llama-2-7B/13B and Llama-3.1-405B share, rounds
+L to a whole layer and h to a multiple of the 128-wide head. Derived models have h / 128 heads,
+and 8 KV heads from h = 8192 up (grouped-query attention, as Llama-2-34B/70B) or one per head
+below.
+
+Figures agree with llm-analysis 0.2.2 for weights, KV cache, optimizer state and activations;
+it keeps gradients in fp32 (4 bytes, so 18 bytes per parameter). docs/sizing.md has the
+measured comparison.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from configurator.engine.build import FinetuneMethod, Mode, Workload
+
+GB = 1e9
+
+# Bytes per stored parameter for each precision a workload may name.
+PRECISION_BYTES: Mapping[str, float] = MappingProxyType(
+    {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5}
+)
+# Mixed-precision Adam per parameter (ZeRO §3): 16-bit weights and gradients, then an fp32
+# master copy, momentum and variance. Pure fp32 drops the master copy: 4 + 4 + 8.
+MIXED_ADAM_BYTES = (2.0, 2.0, 12.0)
+FP32_ADAM_BYTES = (4.0, 4.0, 8.0)
+# LoRA adapters are fp32 weights and gradients with two fp32 Adam moments.
+ADAPTER_ADAM_BYTES = (4.0, 4.0, 8.0)
+LORA_RANK = 16
+# QLoRA: 4-bit NormalFloat plus double-quantised constants (0.127 bits per parameter).
+QLORA_BASE_BYTES = (4 + 0.127) / 8
+# Held by every GPU whatever the model: a PyTorch CUDA 12 context with lazy module loading
+# takes 0.3–0.6 GB, and cuBLAS workspaces and NCCL buffers come on top.
+CUDA_CONTEXT_GB = 0.5
+# Share of each GPU's tensors lost to caching-allocator fragmentation and short-lived buffers
+# (the layer being recomputed, ZeRO-3's gathered layer, attention workspaces).
+ALLOCATOR_OVERHEAD = 0.05
+DEFAULT_VOCAB = 32_000  # Llama-2's tokenizer
+HEAD_DIM = 128  # every Llama, GPT-3 175B and most open models since
+WIDTH_PER_LAYER = 128  # h ≈ 128·L: GPT-3 175B 12288/96, Llama-2-7B 4096/32, 13B 5120/40
+GQA_FROM_HIDDEN = 8192  # Llama-2 uses grouped-query attention from 34B (h = 8192) up
+GQA_KV_HEADS = 8
+KNOWN_SHAPE_TOLERANCE = 0.05  # "6.7B" is Llama-2-7B's shape, "30B" is not CodeLlama-34B's
+DEFAULT_MAX_GPUS = 64  # eight 8-GPU nodes
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The transformer dimensions that memory depends on."""
+
+    layers: int
+    hidden_size: int
+    attention_heads: int
+    kv_heads: int
+    vocab_size: int
+
+    @property
+    def head_dim(self) -> float:
+        return self.hidden_size / self.attention_heads
+
+
+# Published shapes by nominal size in billions (each model's config.json).
+KNOWN_SHAPES: tuple[tuple[float, str, Shape], ...] = (
+    (7, "Llama-2-7B", Shape(32, 4096, 32, 32, 32_000)),
+    (8, "Llama-3.1-8B", Shape(32, 4096, 32, 8, 128_256)),
+    (13, "Llama-2-13B", Shape(40, 5120, 40, 40, 32_000)),
+    (34, "CodeLlama-34B", Shape(48, 8192, 64, 8, 32_000)),
+    (70, "Llama-2-70B", Shape(80, 8192, 64, 8, 32_000)),
+    (175, "GPT-3 175B", Shape(96, 12288, 96, 96, 50_257)),
+    (405, "Llama-3.1-405B", Shape(126, 16384, 128, 8, 128_256)),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Sizing:
+    """The GPU memory a workload needs, in GB (10⁹ bytes), with how it was reckoned."""
+
+    total_gb: float  # all GPUs together
+    per_gpu_gb: float | None  # when gpu_count is known
+    gpu_count: int | None
+    breakdown: dict[str, float]  # weights, gradients, optimizer, activations, kv_cache, overhead
+    assumptions: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Need:
+    """Bytes by term: `split` is divided over the GPUs, `each` is held by every GPU."""
+
+    split: dict[str, float]
+    each: dict[str, float]
+    assumptions: tuple[str, ...]
+
+    def per_gpu_gb(self, n: int) -> float:
+        """Return what one of n GPUs holds, overhead included."""
+        tensors = (sum(self.split.values()) / n + sum(self.each.values())) / GB
+        return tensors * (1 + ALLOCATOR_OVERHEAD) + CUDA_CONTEXT_GB
+
+
+def _positive(name: str, value: float | None) -> None:
+    if value is not None and not value > 0:
+        raise ValueError(f"{name} must be positive, got {value!r}")
+
+
+def _precision(workload: Workload) -> str:
+    precision = str(workload.precision).lower()
+    if precision not in PRECISION_BYTES:
+        known = ", ".join(PRECISION_BYTES)
+        raise ValueError(f"unknown precision {workload.precision!r}; expected one of {known}")
+    return precision
+
+
+def _validate(workload: Workload) -> None:
+    _positive("model_params_b", workload.model_params_b)
+    _positive("batch_size", workload.batch_size)
+    _positive("context_length", workload.context_length)
+    for name in ("gpu_count", "layers", "hidden_size", "attention_heads", "kv_heads", "vocab_size"):
+        _positive(name, getattr(workload, name))
+
+
+def _layers_for(params: float, vocab: int) -> float:
+    """Solve 12·L·h² + V·h = P with h = 128·L for L (Cardano: one real root)."""
+    c = 12 * WIDTH_PER_LAYER**2
+    p = WIDTH_PER_LAYER * vocab / c
+    q = params / c
+    u = (q / 2 + math.sqrt(q * q / 4 + p**3 / 27)) ** (1 / 3)
+    return u - p / (3 * u)
+
+
+def _hidden_for(params: float, layers: int, vocab: int) -> int:
+    """Solve 12·L·h² + V·h = P for h, rounded to a multiple of the 128-wide head."""
+    h = (-vocab + math.sqrt(vocab * vocab + 48 * layers * params)) / (24 * layers)
+    return max(HEAD_DIM, round(h / HEAD_DIM) * HEAD_DIM)
+
+
+def _known_shape(params_b: float) -> tuple[str, Shape] | None:
+    nominal, name, shape = min(KNOWN_SHAPES, key=lambda row: abs(row[0] - params_b) / row[0])
+    if abs(nominal - params_b) <= KNOWN_SHAPE_TOLERANCE * nominal:
+        return name, shape
+    return None
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _describe(shape: Shape) -> str:
+    return (
+        f"{shape.layers} layers, hidden {shape.hidden_size}, {shape.attention_heads} attention "
+        f"heads, {shape.kv_heads} KV heads, vocabulary {shape.vocab_size}"
+    )
+
+
+def _shape_and_note(workload: Workload) -> tuple[Shape, str]:
+    given = (
+        workload.layers,
+        workload.hidden_size,
+        workload.attention_heads,
+        workload.kv_heads,
+        workload.vocab_size,
+    )
+    size = f"{workload.model_params_b:g}B parameters"
+    if all(given):
+        shape = Shape(*given)
+        return shape, f"shape as given: {_describe(shape)}"
+    if not any(given) and (known := _known_shape(workload.model_params_b)):
+        name, shape = known
+        return shape, f"shape derived from {size}: {name}, {_describe(shape)}"
+
+    params = workload.model_params_b * 1e9
+    vocab = workload.vocab_size or DEFAULT_VOCAB
+    layers, hidden = workload.layers, workload.hidden_size
+    if layers is None and hidden is None:
+        layers = max(1, round(_layers_for(params, vocab)))
+    if hidden is None:
+        hidden = _hidden_for(params, layers, vocab)
+    elif layers is None:
+        layers = max(1, round((params - vocab * hidden) / (12 * hidden * hidden)))
+    heads = workload.attention_heads or max(1, round(hidden / HEAD_DIM))
+    kv_heads = workload.kv_heads or (
+        heads if hidden < GQA_FROM_HIDDEN else min(heads, GQA_KV_HEADS)
+    )
+    shape = Shape(layers, hidden, heads, kv_heads, vocab)
+    how = "partly given, the rest derived" if any(given) else "derived"
+    return shape, (
+        f"shape {how} from {size} by P ≈ 12·L·h² + V·h with h ≈ 128·L: {_describe(shape)}"
+    )
+
+
+def model_shape(workload: Workload) -> Shape:
+    """Return the workload's shape, deriving what it does not give from its parameter count.
+
+    All five fields given: used as they are. None given and the size within 5 % of a
+    published model (`KNOWN_SHAPES`): that model's shape. Otherwise the missing fields come
+    from P ≈ 12·L·h² + V·h with h ≈ 128·L, h a multiple of 128, h / 128 heads, V = 32000, and
+    8 KV heads from h = 8192 up (one per head below).
+    """
+    _validate(workload)
+    return _shape_and_note(workload)[0]
+
+
+def _training_bytes(precision: str) -> tuple[tuple[float, float, float], float, str]:
+    """Return (weight, gradient, optimizer) bytes per parameter, activation bytes, and why."""
+    if precision == "fp32":
+        return FP32_ADAM_BYTES, 4.0, "fp32 Adam: 4 + 4 + 8 = 16 bytes per parameter"
+    note = (
+        "mixed-precision Adam: 2 bytes weights + 2 bytes gradients + 12 bytes optimizer "
+        "(fp32 master copy and two moments) = 16 bytes per parameter"
+    )
+    if precision not in ("bf16", "fp16"):
+        note += f"; {precision} training is sized as bf16 mixed precision"
+    return MIXED_ADAM_BYTES, 2.0, note
+
+
+def _need(workload: Workload, n: int | None) -> _Need:
+    """Return every term in bytes, split over GPUs or held by each one."""
+    _validate(workload)
+    precision = _precision(workload)
+    shape, shape_note = _shape_and_note(workload)
+    params = workload.model_params_b * 1e9
+    s, b = workload.context_length, workload.batch_size
+    h, L, V = shape.hidden_size, shape.layers, shape.vocab_size
+    act_bytes = 4.0 if precision == "fp32" else 2.0
+    notes = [shape_note]
+    split = dict.fromkeys(("weights", "gradients", "optimizer", "activations", "kv_cache"), 0.0)
+    each = dict.fromkeys(split, 0.0)
+
+    if workload.mode == Mode.INFER:
+        kv_precision = precision if precision in ("fp32", "fp8") else "fp16"
+        kv_bytes = PRECISION_BYTES[kv_precision]
+        split["weights"] = params * PRECISION_BYTES[precision]
+        # K and V of every layer for every token of every concurrent sequence.
+        split["kv_cache"] = 2 * L * shape.kv_heads * shape.head_dim * s * b * kv_bytes
+        # The largest transient buffer of a full-context prefill: MLP intermediate or logits.
+        split["activations"] = s * b * max(4 * h, V) * act_bytes
+        notes += [
+            f"weights in {precision}, {PRECISION_BYTES[precision]:g} bytes per parameter",
+            f"KV cache in {kv_precision} for {_count(b, 'concurrent sequence')} of {s} tokens",
+            "prefill activations: the largest single buffer (MLP intermediate or logits)",
+        ]
+        if n is not None and n > 1:
+            notes.append(
+                f"tensor parallelism over {n} GPUs: weights, KV cache and activations split evenly"
+            )
+    elif workload.mode in (Mode.TRAIN, Mode.FINETUNE):
+        method = FinetuneMethod.FULL if workload.mode == Mode.TRAIN else workload.finetune_method
+        if method == FinetuneMethod.FULL:
+            (w, g, o), act_bytes, state_note = _training_bytes(precision)
+            split["weights"], split["gradients"], split["optimizer"] = (
+                params * w,
+                params * g,
+                params * o,
+            )
+            notes.append(state_note)
+        elif method in (FinetuneMethod.LORA, FinetuneMethod.QLORA):
+            adapters = LORA_RANK * L * (17 * h + 2 * shape.kv_heads * shape.head_dim)
+            w, g, o = ADAPTER_ADAM_BYTES
+            if method == FinetuneMethod.QLORA:
+                label, base = "QLoRA", QLORA_BASE_BYTES
+                base_note = "frozen 4-bit NF4 base with double quantisation"
+            else:
+                label, base = "LoRA", PRECISION_BYTES[precision]
+                base_note = f"frozen {precision} base"
+            split["weights"] = params * base + adapters * w
+            split["gradients"] = adapters * g
+            split["optimizer"] = adapters * o
+            notes.append(
+                f"{label}: {base_note} ({base:.3g} bytes per parameter) + rank "
+                f"{LORA_RANK} adapters on every linear layer, {adapters / 1e6:.1f} M "
+                f"parameters trained with fp32 Adam (16 bytes each)"
+            )
+        else:
+            raise ValueError(f"unknown fine-tuning method {workload.finetune_method!r}")
+        # Full recomputation keeps each layer's input (Korthikanti et al. 2022) + the logits.
+        each["activations"] = s * b * (h * L + V) * act_bytes
+        notes.append(
+            f"full activation recomputation: each layer's input and the logits kept, "
+            f"{_count(b, 'sequence')} of {s} tokens per GPU"
+        )
+        if n is not None and n > 1:
+            notes.append(
+                f"ZeRO-3 sharding over {n} GPUs: weights, gradients and optimizer state split "
+                "evenly, activations per GPU"
+            )
+    else:
+        raise ValueError(f"unknown mode {workload.mode!r}")
+
+    if n is None:
+        notes.append("GPU count not given: sized for one GPU")
+    elif n == 1:
+        notes.append("one GPU, nothing sharded")
+    notes.append(
+        f"runtime overhead: {CUDA_CONTEXT_GB:g} GB per GPU (CUDA context, communication "
+        f"buffers) + {ALLOCATOR_OVERHEAD:.0%} of each GPU's tensors (allocator fragmentation, "
+        "temporary buffers)"
+    )
+    return _Need(split, each, tuple(notes))
+
+
+def size_workload(workload: Workload, gpu_count: int | None = None) -> Sizing:
+    """Return the GPU memory a workload needs (gpu_count overrides workload.gpu_count)."""
+    _positive("gpu_count", gpu_count)
+    n = gpu_count if gpu_count is not None else workload.gpu_count
+    need = _need(workload, n)
+    gpus = n or 1
+    breakdown = {key: (need.split[key] + need.each[key] * gpus) / GB for key in need.split}
+    tensors = sum(breakdown.values())
+    breakdown["overhead"] = tensors * ALLOCATOR_OVERHEAD + CUDA_CONTEXT_GB * gpus
+    total = tensors + breakdown["overhead"]
+    return Sizing(
+        total_gb=total,
+        per_gpu_gb=need.per_gpu_gb(n) if n is not None else None,
+        gpu_count=n,
+        breakdown=breakdown,
+        assumptions=need.assumptions,
+    )
+
+
+def gpus_needed(
+    workload: Workload, gpu_memory_gb: float, max_gpus: int = DEFAULT_MAX_GPUS
+) -> int | None:
+    """Return the fewest GPUs of this memory size that hold the workload, or None."""
+    _positive("gpu_memory_gb", gpu_memory_gb)
+    _positive("max_gpus", max_gpus)
+    need = _need(workload, None)
+    # per_gpu(n) = (S/n + E)·(1 + f) + C falls as n grows, so n = ⌈S / room⌉, where room is
+    # what one GPU has left for its share of S; then step by one to absorb rounding, so the
+    # answer agrees with size_workload(workload, n).per_gpu_gb <= gpu_memory_gb.
+    room = (gpu_memory_gb - CUDA_CONTEXT_GB) * GB / (1 + ALLOCATOR_OVERHEAD) - sum(
+        need.each.values()
+    )
+    if room <= 0:
+        return None
+    n = max(1, math.ceil(sum(need.split.values()) / room))
+    while n > 1 and need.per_gpu_gb(n - 1) <= gpu_memory_gb:
+        n -= 1
+    while n <= max_gpus and need.per_gpu_gb(n) > gpu_memory_gb:
+        n += 1
+    return n if n <= max_gpus else None

@@ -1,0 +1,553 @@
+"""The checks: the guide's recipes, its pitfalls, and every threshold at its boundary.
+
+Thresholds are read from `RuleParams()`, never restated, so the tests follow an architect's
+edit of the defaults.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+
+import pytest
+
+from configurator.engine import checks
+from configurator.engine.build import Build, FinetuneMethod, Mode, Workload
+from configurator.engine.evaluate import Verdict, evaluate
+from configurator.engine.findings import CHECK_CODES, PITFALL_CODES, Status
+from configurator.engine.power import power_budget
+from configurator.engine.rules import RuleParams
+from configurator.engine.sizing import size_workload
+from tests.engine.builders import (
+    a800_pcie,
+    a800_sxm,
+    epyc_9754,
+    h100_sxm,
+    l20,
+    legacy_e5,
+    node,
+    rtx_4090,
+    s1,
+    s2,
+    s3,
+    xeon_e5_2680_v4,
+    xeon_gold_5318y,
+    xeon_gold_6530,
+)
+
+RULES = RuleParams()
+# The NVIDIA AI Enterprise 2-8-5 reference profile (domain.md §8): 128 GB and 7 cores per GPU.
+NVIDIA_RA = replace(RULES, memory_per_gpu_gb_min=128, cores_per_gpu_min=7)
+TRAIN_LARGE = Workload(model_params_b=RULES.nvlink_model_params_b_min + 1, mode=Mode.TRAIN)
+
+
+def failed_codes(build: Build, rules: RuleParams = RULES) -> set[str]:
+    return set(evaluate(build, rules).failed_codes)
+
+
+def status(check: checks.Check, build: Build, workload: Workload | None = None) -> Status:
+    return check(build, workload, RULES).status
+
+
+# The recipes and the pitfalls, as a table -------------------------------------------------
+
+
+def single_socket_8_gpu() -> Build:
+    return node(epyc_9754(), h100_sxm(), 8, 1024, psu_watts=9000, cpu_count=1)
+
+
+BUILDS_AND_FAILURES = [
+    pytest.param(s1(), set(), id="S1 4×L20 on 2×5318Y 256 GB"),
+    pytest.param(s2(memory_gb=512), {"P3", "memory"}, id="S2 8×A800 512 GB"),
+    pytest.param(s2(memory_gb=768), set(), id="S2 8×A800 768 GB"),
+    pytest.param(s3(), set(), id="S3 8×H100 on 2×9754 1 TB"),
+    pytest.param(legacy_e5(), {"P1", "pcie_lanes"}, id="legacy dual E5 with 8 GPUs"),
+    pytest.param(single_socket_8_gpu(), {"P4", "numa"}, id="one socket carrying 8 GPUs"),
+    pytest.param(s2(numa_binding=False), {"P2"}, id="no NUMA binding script"),
+    pytest.param(s2(gpus_cross_numa=2), {"P2", "numa"}, id="GPUs wired across NUMA"),
+    pytest.param(s2(gpus_per_socket=(6, 2)), {"P4", "numa"}, id="6 + 2 split"),
+    pytest.param(s2(memory_ecc=False), {"P6"}, id="non-ECC memory"),
+    pytest.param(s3(psu_watts=RULES.psu_floor_w_8gpu), {"P7"}, id="8×H100 on the 3600 W floor"),
+    pytest.param(s2(nvlink=False), set(), id="no NVLink, no workload"),
+]
+
+
+@pytest.mark.parametrize(("build", "expected"), BUILDS_AND_FAILURES)
+def test_build_fails_exactly_the_expected_checks(build: Build, expected: set[str]) -> None:
+    assert failed_codes(build) == expected
+
+
+@pytest.mark.parametrize(("build", "expected"), BUILDS_AND_FAILURES)
+def test_verdict_rejects_exactly_when_a_check_fails(build: Build, expected: set[str]) -> None:
+    verdict = evaluate(build, RULES).verdict
+    assert verdict is (Verdict.REJECT if expected else Verdict.ACCEPT)
+
+
+def test_s2_with_512_gb_is_rejected_for_p3_only() -> None:
+    """The guide pairs 8 × A800 80GB with 512 GB, but its own P3 asks for 1.2 × 640 = 768 GB.
+
+    The engine keeps to its rules (domain.md §6): the recipe breaks P3 (and the memory
+    dimension, the same requirement) and nothing else, and the fix names 768 GB as a valid
+    DDR5 population: 16 channels × 48 GB.
+    """
+    evaluation = evaluate(s2(memory_gb=512), RULES)
+    assert evaluation.pitfalls == ("P3",)
+    p3 = evaluation.checks[PITFALL_CODES.index("P3")]
+    assert "768 GB" in p3.detail
+    assert f"{RULES.memory_vram_ratio_min} × 640 GB VRAM" in p3.detail
+    assert "512 GB" in p3.detail
+    assert "16 × 48 GB DDR5 RDIMM" in p3.fix
+    assert p3.impact
+
+
+def test_s2_with_768_gb_is_accepted_and_balanced() -> None:
+    """At 768 GB the S2 recipe meets P3 exactly: memory sits on the threshold, still balanced."""
+    evaluation = evaluate(s2(memory_gb=768), RULES)
+    assert evaluation.verdict is Verdict.ACCEPT
+    assert evaluation.balance.memory == RULES.balance_score_min
+    assert evaluation.balance.balanced
+
+
+def test_guide_recipes_over_provisioned_threads_are_reported_as_waste_not_pitfall() -> None:
+    for build in (s1(), s3()):
+        finding = checks.cpu_threads_per_gpu(build, None, RULES)
+        assert finding.status is Status.PASS
+        assert "over-provisioned: cost waste" in finding.detail
+
+
+def test_legacy_e5_details_state_the_lane_numbers() -> None:
+    finding = checks.pcie_lane_budget(legacy_e5(), None, RULES)
+    assert "128 lanes needed" in finding.detail
+    assert "80 from 2 × Xeon E5-2680 v4" in finding.detail
+    assert finding.numbers == {"lanes_needed": 128, "lanes_available": 80}
+
+
+def test_single_socket_fix_asks_for_a_dual_socket_split() -> None:
+    finding = checks.socket_overload(single_socket_8_gpu(), None, RULES)
+    assert "CPU0 carries 8 GPUs" in finding.detail
+    assert "4 + 4" in finding.fix
+
+
+def test_every_check_is_registered_once_in_display_order() -> None:
+    codes = tuple(finding.code for finding in evaluate(s1(), RULES).checks)
+    assert codes == CHECK_CODES
+
+
+def test_failed_findings_carry_impact_and_fix_passing_ones_do_not() -> None:
+    for finding in evaluate(legacy_e5(memory_ecc=False), RULES).checks:
+        if finding.failed:
+            assert finding.impact and finding.fix, finding.code
+        else:
+            assert not finding.impact and not finding.fix, finding.code
+        assert finding.title and finding.title_zh and finding.detail
+
+
+def test_as_dict_has_the_api_shape_and_is_json() -> None:
+    body = evaluate(s2(memory_gb=512), RULES).as_dict()
+    assert set(body) == {"verdict", "pitfalls", "checks", "balance"}
+    assert body["verdict"] == "reject"
+    assert [p["code"] for p in body["pitfalls"]] == ["P3"]
+    assert set(body["pitfalls"][0]) == {"code", "title", "detail", "impact", "fix"}
+    assert [c["code"] for c in body["checks"]] == list(CHECK_CODES)
+    assert set(body["checks"][0]) >= {"code", "status", "title", "detail", "title_zh", "numbers"}
+    assert set(body["balance"]) == {
+        "cpu_threads",
+        "pcie_lanes",
+        "memory",
+        "overall",
+        "threshold",
+        "balanced",
+    }
+    json.dumps(body)
+
+
+# P1: PCIe generation -----------------------------------------------------------------------
+
+
+def test_p1_passes_at_the_minimum_generation() -> None:
+    assert status(checks.legacy_pcie_platform, s2(platform_pcie_gen=RULES.pcie_gen_min)) == "pass"
+
+
+def test_p1_fails_one_generation_below_with_several_gpus() -> None:
+    build = s2(platform_pcie_gen=RULES.pcie_gen_min - 1)
+    finding = checks.legacy_pcie_platform(build, None, RULES)
+    assert finding.status is Status.FAIL
+    assert f"Gen{RULES.pcie_gen_min}" in finding.fix
+
+
+def test_p1_spares_a_single_gpu_on_a_legacy_platform() -> None:
+    assert status(checks.legacy_pcie_platform, legacy_e5(gpu_count=1)) == "pass"
+
+
+# P2: NUMA binding --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({}, "pass"),
+        ({"numa_binding": False}, "fail"),
+        ({"gpus_cross_numa": 1}, "fail"),
+    ],
+)
+def test_p2_needs_binding_and_no_cross_numa_gpu(changes: dict, expected: str) -> None:
+    assert status(checks.numa_binding, s2(**changes)) == expected
+
+
+# P3 and the memory dimension: the same requirement ----------------------------------------
+
+MEMORY_CHECKS = [
+    pytest.param(checks.memory_below_vram, id="P3"),
+    pytest.param(checks.memory_capacity, id="memory"),
+]
+
+
+@pytest.mark.parametrize("check", MEMORY_CHECKS)
+def test_memory_at_the_vram_ratio_passes_one_gb_less_fails(check: checks.Check) -> None:
+    need = math.ceil(RULES.memory_vram_ratio_min * s2().vram_gb)
+    assert need > RULES.memory_floor_gb_8gpu
+    assert status(check, s2(memory_gb=need)) == "pass"
+    assert status(check, s2(memory_gb=need - 1)) == "fail"
+
+
+@pytest.mark.parametrize("check", MEMORY_CHECKS)
+def test_an_8_gpu_node_needs_the_memory_floor(check: checks.Check) -> None:
+    def cards(memory_gb: int) -> Build:
+        return node(xeon_gold_6530(), rtx_4090(), 8, memory_gb, psu_watts=6000)
+
+    assert RULES.memory_vram_ratio_min * cards(0).vram_gb < RULES.memory_floor_gb_8gpu
+    assert status(check, cards(RULES.memory_floor_gb_8gpu)) == "pass"
+    assert status(check, cards(RULES.memory_floor_gb_8gpu - 1)) == "fail"
+
+
+def test_the_memory_floor_does_not_apply_below_8_gpus() -> None:
+    seven = node(xeon_gold_6530(), rtx_4090(), 7, 256, psu_watts=6000)
+    assert RULES.memory_vram_ratio_min * seven.vram_gb <= 256 < RULES.memory_floor_gb_8gpu
+    assert status(checks.memory_below_vram, seven) == "pass"
+
+
+@pytest.mark.parametrize("check", MEMORY_CHECKS)
+def test_a_profile_can_require_memory_per_gpu(check: checks.Check) -> None:
+    need = NVIDIA_RA.memory_per_gpu_gb_min * s2().gpu_count
+    assert need > RULES.memory_vram_ratio_min * s2().vram_gb
+    assert check(s2(memory_gb=need), None, NVIDIA_RA).status is Status.PASS
+    assert check(s2(memory_gb=need - 1), None, NVIDIA_RA).status is Status.FAIL
+
+
+def test_memory_fix_rounds_up_to_a_ddr4_population_without_48_gb_dimms() -> None:
+    # 4 × A800 on DDR4 needs 384 GB; 16 channels × 24 GB does not exist, 16 × 32 GB = 512 does.
+    build = node(xeon_gold_5318y(), a800_pcie(), 4, 256, psu_watts=3000)
+    finding = checks.memory_below_vram(build, None, RULES)
+    assert finding.status is Status.FAIL
+    assert "16 × 32 GB DDR4 RDIMM" in finding.fix
+    assert "+256 GB" in finding.fix
+
+
+def test_memory_passing_detail_states_headroom() -> None:
+    detail = checks.memory_capacity(s3(), None, RULES).detail
+    assert detail == "1024 GB for 768 GB needed (1.2 × 640 GB VRAM): +33% headroom"
+
+
+# P4 and the NUMA dimension -----------------------------------------------------------------
+
+
+def test_p4_passes_at_the_per_socket_maximum() -> None:
+    most = RULES.gpus_per_socket_max
+    build = s2(gpu_count=2 * most, gpus_per_socket=(most, most))
+    assert status(checks.socket_overload, build) == "pass"
+
+
+def test_p4_fails_one_gpu_over_the_per_socket_maximum() -> None:
+    most = RULES.gpus_per_socket_max
+    build = s2(gpu_count=2 * most, gpus_per_socket=(most + 1, most - 1))
+    finding = checks.socket_overload(build, None, RULES)
+    assert finding.status is Status.FAIL
+    assert f"{most} + {most}" in finding.fix
+
+
+def test_p4_fix_spreads_more_gpus_than_two_sockets_hold_over_nodes() -> None:
+    most = RULES.gpus_per_socket_max
+    gpus = 2 * most + 2
+    build = s2(gpu_count=gpus, gpus_per_socket=(most + 1, most + 1))
+    assert "over 2 nodes" in checks.socket_overload(build, None, RULES).fix
+
+
+@pytest.mark.parametrize(
+    ("cpu_count", "split", "expected"),
+    [
+        pytest.param(2, (4, 4), "pass", id="4 + 4"),
+        pytest.param(2, (4, 3), "pass", id="4 + 3 differs by one"),
+        pytest.param(2, (4, 2), "fail", id="4 + 2 uneven"),
+        pytest.param(2, (5, 3), "fail", id="5 + 3 over the maximum"),
+        pytest.param(1, (4,), "pass", id="one socket at the maximum"),
+        pytest.param(1, (5,), "fail", id="one socket over the maximum"),
+    ],
+)
+def test_numa_wants_an_even_split_within_the_maximum(
+    cpu_count: int, split: tuple[int, ...], expected: str
+) -> None:
+    # The table is written for the default maximum of 4 GPUs per socket.
+    assert RULES.gpus_per_socket_max == 4
+    build = s2(cpu_count=cpu_count, gpu_count=sum(split), gpus_per_socket=split)
+    assert status(checks.numa_affinity, build) == expected
+
+
+def test_numa_fails_a_gpu_served_across_numa_nodes() -> None:
+    assert status(checks.numa_affinity, s2(gpus_cross_numa=1)) == "fail"
+
+
+# P5: NVLink for multi-GPU training ---------------------------------------------------------
+
+
+def test_p5_passes_a_model_at_the_size_threshold_without_nvlink() -> None:
+    at_threshold = Workload(model_params_b=RULES.nvlink_model_params_b_min, mode=Mode.TRAIN)
+    assert status(checks.training_without_nvlink, s2(nvlink=False), at_threshold) == "pass"
+
+
+@pytest.mark.parametrize("mode", [Mode.TRAIN, Mode.FINETUNE])
+def test_p5_fails_a_larger_model_trained_without_nvlink(mode: Mode) -> None:
+    workload = replace(TRAIN_LARGE, mode=mode)
+    assert status(checks.training_without_nvlink, s2(nvlink=False), workload) == "fail"
+    assert status(checks.training_without_nvlink, s2(nvlink=True), workload) == "pass"
+
+
+def test_p5_fails_a_gpu_that_has_no_nvlink_even_if_the_build_claims_it() -> None:
+    build = node(xeon_gold_6530(), l20(), 8, 512, psu_watts=6000, nvlink=True)
+    finding = checks.training_without_nvlink(build, TRAIN_LARGE, RULES)
+    assert finding.status is Status.FAIL
+    assert "has no NVLink" in finding.detail
+
+
+@pytest.mark.parametrize(
+    ("build", "workload"),
+    [
+        pytest.param(s2(nvlink=False), None, id="no workload"),
+        pytest.param(s2(nvlink=False), replace(TRAIN_LARGE, mode=Mode.INFER), id="inference"),
+        pytest.param(s2(nvlink=False, gpu_count=1, gpus_per_socket=(1, 0)), TRAIN_LARGE, id="1"),
+    ],
+)
+def test_p5_does_not_apply(build: Build, workload: Workload | None) -> None:
+    assert status(checks.training_without_nvlink, build, workload) == "na"
+
+
+# P6: ECC ----------------------------------------------------------------------------------
+
+
+def test_p6_fails_non_ecc_memory_and_names_an_ecc_population() -> None:
+    finding = checks.non_ecc_memory(s2(memory_ecc=False), None, RULES)
+    assert finding.status is Status.FAIL
+    assert "16 × 48 GB DDR5 RDIMM" in finding.fix
+    assert status(checks.non_ecc_memory, s2()) == "pass"
+
+
+# P7: PSU ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("build", [s1(), s2(), s3()], ids=["S1", "S2", "S3"])
+def test_p7_passes_at_the_required_watts_one_watt_less_fails(build: Build) -> None:
+    required = power_budget(build, RULES).required_w
+    assert status(checks.psu_undersized, replace(build, psu_watts=required)) == "pass"
+    assert status(checks.psu_undersized, replace(build, psu_watts=required - 1)) == "fail"
+
+
+def test_p7_floor_governs_a_low_power_4_gpu_node() -> None:
+    light = replace(RULES, psu_headroom=1.0, chassis_overhead_w=0)
+    floor = light.psu_floor_w_4gpu
+    build = node(xeon_gold_5318y(), l20(), 4, 256, dimm_count=8)
+    assert power_budget(build, light).need_w < floor
+    assert checks.psu_undersized(replace(build, psu_watts=floor), None, light).status == "pass"
+    assert checks.psu_undersized(replace(build, psu_watts=floor - 1), None, light).status == "fail"
+
+
+def test_p7_fix_names_the_missing_watts() -> None:
+    finding = checks.psu_undersized(s3(psu_watts=6000), None, RULES)
+    assert "8472 W" in finding.fix
+    assert "+2472 W" in finding.fix
+    assert "8 × 700 W GPUs" in finding.detail
+
+
+# P8: base clock for small-batch inference --------------------------------------------------
+
+
+def _clocked(ghz: float) -> Build:
+    return s2(cpu=replace(xeon_gold_6530(), base_ghz=ghz))
+
+
+SMALL_BATCH = Workload(model_params_b=7, mode=Mode.INFER, batch_size=RULES.small_batch_max)
+
+
+def test_p8_passes_small_batch_inference_at_the_minimum_clock() -> None:
+    assert status(checks.low_base_clock, _clocked(RULES.cpu_base_ghz_min), SMALL_BATCH) == "pass"
+
+
+def test_p8_fails_small_batch_inference_just_below_the_minimum_clock() -> None:
+    build = _clocked(round(RULES.cpu_base_ghz_min - 0.01, 2))
+    finding = checks.low_base_clock(build, SMALL_BATCH, RULES)
+    assert finding.status is Status.FAIL
+    assert "Xeon Gold 6542Y 2.9 GHz" in finding.fix
+
+
+def test_p8_fix_for_an_epyc_names_an_epyc_first() -> None:
+    finding = checks.low_base_clock(s3(), SMALL_BATCH, RULES)
+    assert finding.fix.index("EPYC 9374F 3.85 GHz") < finding.fix.index("Xeon")
+
+
+@pytest.mark.parametrize(
+    "workload",
+    [
+        pytest.param(None, id="no workload"),
+        pytest.param(replace(SMALL_BATCH, mode=Mode.TRAIN), id="training"),
+        pytest.param(replace(SMALL_BATCH, mode=Mode.FINETUNE), id="fine-tuning"),
+        pytest.param(replace(SMALL_BATCH, batch_size=RULES.small_batch_max + 1), id="large batch"),
+    ],
+)
+def test_p8_does_not_apply_outside_small_batch_inference(workload: Workload | None) -> None:
+    slow = _clocked(round(RULES.cpu_base_ghz_min - 0.01, 2))
+    assert status(checks.low_base_clock, slow, workload) == "na"
+
+
+# PCIe lanes --------------------------------------------------------------------------------
+
+
+def _lane_limited(gpus: int, nvme: int = 0, **changes: object) -> Build:
+    return node(xeon_gold_5318y(), l20(), gpus, 1024, psu_watts=6000, nvme=nvme, **changes)
+
+
+def test_pcie_lanes_pass_when_the_need_equals_what_the_cpus_provide() -> None:
+    gpus = xeon_gold_5318y().lanes_for(2) // RULES.pcie_lanes_per_gpu
+    assert status(checks.pcie_lane_budget, _lane_limited(gpus)) == "pass"
+
+
+def test_pcie_lanes_fail_one_device_over_what_the_cpus_provide() -> None:
+    gpus = xeon_gold_5318y().lanes_for(2) // RULES.pcie_lanes_per_gpu
+    assert status(checks.pcie_lane_budget, _lane_limited(gpus, nvme=1)) == "fail"
+
+
+def test_pcie_lanes_count_nics_beside_direct_gpus() -> None:
+    build = _lane_limited(4, nics=4)
+    finding = checks.pcie_lane_budget(build, None, RULES)
+    assert finding.numbers["lanes_needed"] == 4 * RULES.pcie_lanes_per_gpu + 4 * build.nic_lanes
+
+
+def test_pcie_lanes_count_switch_uplinks_not_the_devices_behind_them() -> None:
+    gpus = xeon_gold_5318y().lanes_for(2) // RULES.pcie_lanes_per_gpu * 2
+    build = _lane_limited(gpus, nics=gpus, pcie_switch_uplinks=4)
+    finding = checks.pcie_lane_budget(build, None, RULES)
+    assert finding.numbers["lanes_needed"] == 4 * RULES.pcie_lanes_per_gpu
+    assert finding.status is Status.PASS
+
+
+def test_a_legacy_dual_e5_carries_only_as_many_x16_gpus_as_its_80_lanes_allow() -> None:
+    fits = xeon_e5_2680_v4().lanes_for(2) // RULES.pcie_lanes_per_gpu
+    assert status(checks.pcie_lane_budget, legacy_e5(gpu_count=fits)) == "pass"
+    assert status(checks.pcie_lane_budget, legacy_e5(gpu_count=fits + 1)) == "fail"
+
+
+# CPU threads per GPU -----------------------------------------------------------------------
+
+
+def _threaded(threads_per_socket: int, cores_per_socket: int | None = None) -> Build:
+    cpu = replace(
+        xeon_gold_6530(),
+        threads=threads_per_socket,
+        cores=cores_per_socket or threads_per_socket // 2,
+    )
+    return node(cpu, a800_sxm(), 2, 512, psu_watts=6000)
+
+
+def test_threads_per_gpu_at_the_minimum_pass() -> None:
+    # Two sockets, two GPUs: threads per socket equal threads per GPU.
+    assert status(checks.cpu_threads_per_gpu, _threaded(int(RULES.threads_per_gpu_min))) == "pass"
+
+
+def test_threads_per_gpu_below_the_minimum_fail() -> None:
+    build = _threaded(int(RULES.threads_per_gpu_min) - 1)
+    finding = checks.cpu_threads_per_gpu(build, None, RULES)
+    assert finding.status is Status.FAIL
+    assert f"≥ {int(RULES.threads_per_gpu_min)} threads per socket" in finding.fix
+
+
+def test_threads_per_gpu_at_the_maximum_are_not_over_provisioned() -> None:
+    detail = checks.cpu_threads_per_gpu(_threaded(int(RULES.threads_per_gpu_max)), None, RULES)
+    assert "over-provisioned" not in detail.detail
+    over = checks.cpu_threads_per_gpu(_threaded(int(RULES.threads_per_gpu_max) + 1), None, RULES)
+    assert over.status is Status.PASS
+    assert "over-provisioned: cost waste" in over.detail
+
+
+def test_a_profile_can_require_cores_per_gpu() -> None:
+    cores = int(NVIDIA_RA.cores_per_gpu_min)
+    enough = _threaded(2 * cores, cores_per_socket=cores)
+    short = _threaded(2 * cores, cores_per_socket=cores - 1)
+    assert checks.cpu_threads_per_gpu(enough, None, NVIDIA_RA).status is Status.PASS
+    assert checks.cpu_threads_per_gpu(short, None, NVIDIA_RA).status is Status.FAIL
+
+
+# The recipes with their workloads (domain.md §3) --------------------------------------------
+
+LORA_7B = Workload(7, Mode.FINETUNE, batch_size=4, finetune_method=FinetuneMethod.LORA)
+TRAIN_34B = Workload(34, Mode.TRAIN, batch_size=2)
+TRAIN_175B = Workload(175, Mode.TRAIN, batch_size=1)
+
+RECIPES_WITH_WORKLOADS = [
+    pytest.param(s1(), LORA_7B, set(), id="S1 LoRA fine-tuning of 7B"),
+    pytest.param(s1(), SMALL_BATCH, {"P8"}, id="S1 small-batch inference: base clock"),
+    pytest.param(s2(memory_gb=512), TRAIN_34B, {"P3", "memory"}, id="S2 512 GB, 34B training"),
+    pytest.param(s2(), TRAIN_34B, set(), id="S2 768 GB, 34B training"),
+    pytest.param(s2(nvlink=False), TRAIN_34B, {"P5"}, id="S2 without NVLink, 34B training"),
+    pytest.param(s3(nodes=5), TRAIN_175B, set(), id="S3 × 5 nodes, 175B training"),
+    pytest.param(s3(nodes=4), TRAIN_175B, {"capacity"}, id="S3 × 4 nodes, 175B training"),
+]
+
+
+@pytest.mark.parametrize(("build", "workload", "expected"), RECIPES_WITH_WORKLOADS)
+def test_recipe_with_workload_fails_exactly_the_expected_checks(
+    build: Build, workload: Workload, expected: set[str]
+) -> None:
+    evaluation = evaluate(build, RULES, workload)
+    assert set(evaluation.failed_codes) == expected
+    assert evaluation.verdict is (Verdict.REJECT if expected else Verdict.ACCEPT)
+
+
+def test_s1_small_batch_inference_fix_names_a_high_base_clock_cpu() -> None:
+    """All three recipe CPUs sit under P8's 2.4 GHz; only small-batch inference is refused."""
+    finding = checks.low_base_clock(s1(), SMALL_BATCH, RULES)
+    assert finding.status is Status.FAIL
+    assert "2.1 GHz base" in finding.detail
+    assert finding.fix.startswith(f"a high-base-clock CPU (≥ {RULES.cpu_base_ghz_min} GHz base)")
+    assert "Xeon Gold 6542Y 2.9 GHz" in finding.fix
+    assert "EPYC 9374F 3.85 GHz" in finding.fix
+
+
+def test_s3_training_builds_are_not_rejected_for_base_clock() -> None:
+    assert status(checks.low_base_clock, s3(), TRAIN_175B) == "na"
+
+
+# GPU memory capacity -----------------------------------------------------------------------
+
+
+def _with_gpu_memory(build: Build, memory_gb: int) -> Build:
+    return replace(build, gpu=replace(build.gpu, memory_gb=memory_gb))
+
+
+def test_capacity_passes_when_the_gpu_holds_the_per_gpu_need_and_fails_below() -> None:
+    build = s3(nodes=5)
+    need = size_workload(TRAIN_175B, gpu_count=build.gpu_count * build.nodes).per_gpu_gb
+    assert not need.is_integer()
+    fits = _with_gpu_memory(build, math.ceil(need))
+    short = _with_gpu_memory(build, math.floor(need))
+    assert status(checks.gpu_memory_capacity, fits, TRAIN_175B) == "pass"
+    assert status(checks.gpu_memory_capacity, short, TRAIN_175B) == "fail"
+
+
+def test_capacity_counts_every_node_and_says_how_many_gpus_fit() -> None:
+    finding = checks.gpu_memory_capacity(s3(nodes=4), TRAIN_175B, RULES)
+    assert finding.status is Status.FAIL
+    assert "over 32 GPUs (4 nodes)" in finding.detail
+    assert finding.numbers["gpus_fitting"] == 40
+    assert "at least 40 × H100 80GB SXM5 (5 nodes of 8)" in finding.fix
+
+
+def test_capacity_needs_a_workload() -> None:
+    assert status(checks.gpu_memory_capacity, s3()) == "na"
