@@ -108,8 +108,6 @@ def test_forced_confirm_of_a_bad_sheet_writes_nothing(architect_client):
     name = re.search(r'name="import_file_name" value="([^"]*)"', html).group(1)
     from import_export.tmp_storages import TempFolderStorage
 
-    TempFolderStorage(name=name).save(
-        "\n".join([GPU_COLUMNS, L40S_ROW, bad_row]) + "\n"
-    )
+    TempFolderStorage(name=name).save("\n".join([GPU_COLUMNS, L40S_ROW, bad_row]) + "\n")
     confirm(architect_client, "gpu", good)
     assert not Gpu.objects.filter(slug__in=["l40s-test", "bad-gpu"]).exists()
