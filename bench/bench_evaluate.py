@@ -27,10 +27,11 @@ def run() -> dict[str, float]:
     from configurator.inputs import build_from_input, workload_from_input
     from configurator.schemas import EvaluateIn
 
+    catalog, snapshot = selectors.snapshots()
+    rules = snapshot.current[snapshot.default].params
     payload = EvaluateIn.model_validate(BODY)
-    build = build_from_input(payload.build)
+    build = build_from_input(payload.build, catalog.everything)
     workload = workload_from_input(payload.workload)
-    rules = selectors.rule_params(selectors.rule_version_current())
 
     engine = per_call_seconds(lambda: evaluate(build, rules, workload), calls=2000)
     client = Client()

@@ -6,3 +6,8 @@ class ConfiguratorConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "configurator"
     verbose_name = _("Configurator")
+
+    def ready(self) -> None:
+        from configurator.revisions import connect_signals
+
+        connect_signals()

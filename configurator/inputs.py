@@ -1,15 +1,15 @@
 """Turn validated API input into the engine's dataclasses, naming every field that is wrong.
 
 Shape and range are checked by the schemas; what needs the catalog (does the slug exist, does
-the CPU take two sockets, does the GPU have NVLink) is checked here. Errors are collected, not
-raised at the first, so a client sees every bad field at once.
+the CPU take two sockets, does the GPU have NVLink, does the platform take these parts) is
+checked here. Errors are collected, not raised at the first, so a client sees every bad field.
 """
 
 from dataclasses import dataclass, field
 
-from catalog import models as catalog
-from configurator import selectors
 from configurator.engine import build as engine
+from configurator.engine.catalog import Catalog
+from configurator.engine.pcie import even_split
 from configurator.schemas import BuildIn, WorkloadIn
 
 
@@ -22,21 +22,38 @@ class InputErrors(Exception):
     def add(self, path: str, message: str) -> None:
         self.errors.setdefault(path, []).append(message)
 
+    def merge(self, other: "InputErrors") -> None:
+        for path, messages in other.errors.items():
+            self.errors.setdefault(path, []).extend(messages)
+
     def raise_if_any(self) -> None:
         if self.errors:
             raise self
 
 
-def even_split(gpus: int, sockets: int) -> tuple[int, ...]:
-    """Split GPUs over sockets as evenly as possible, the larger share first."""
-    base, extra = divmod(gpus, sockets)
-    return tuple(base + (1 if socket < extra else 0) for socket in range(sockets))
+def _platform_errors(
+    data: BuildIn, platform: engine.Platform, cpu: engine.Cpu | None, gpu: engine.Gpu | None
+) -> list[str]:
+    problems = []
+    if cpu and cpu.socket and cpu.socket != platform.cpu_socket:
+        problems.append(
+            f"{platform.name} takes {platform.cpu_socket} CPUs; {cpu.name} is {cpu.socket}."
+        )
+    if data.cpu_count > platform.sockets:
+        problems.append(f"{platform.name} has {platform.sockets} socket(s), not {data.cpu_count}.")
+    if gpu and not platform.takes_gpu(gpu):
+        problems.append(f"{platform.name} does not take the {gpu.name}.")
+    if data.gpu_count > sum(platform.gpu_slots):
+        problems.append(
+            f"{platform.name} has {sum(platform.gpu_slots)} GPU slots, not {data.gpu_count}."
+        )
+    return problems
 
 
-def build_from_input(data: BuildIn, *, prefix: str = "build") -> engine.Build:
+def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") -> engine.Build:
     """Resolve a build's slugs against the catalog and return the engine's Build."""
     errors = InputErrors()
-    cpu = selectors.catalog_item_by_slug_or_name(catalog.Cpu, data.cpu)
+    cpu = catalog.find("cpus", data.cpu)
     if cpu is None:
         errors.add(f"{prefix}.cpu", f"Unknown CPU {data.cpu!r}: use a catalog slug or name.")
     elif data.cpu_count > cpu.max_sockets:
@@ -44,10 +61,10 @@ def build_from_input(data: BuildIn, *, prefix: str = "build") -> engine.Build:
             f"{prefix}.cpu_count",
             f"{cpu.name} takes at most {cpu.max_sockets} socket(s), not {data.cpu_count}.",
         )
-    gpu = selectors.catalog_item_by_slug_or_name(catalog.Gpu, data.gpu)
+    gpu = catalog.find("gpus", data.gpu)
     if gpu is None:
         errors.add(f"{prefix}.gpu", f"Unknown GPU {data.gpu!r}: use a catalog slug or name.")
-    elif data.nvlink and not gpu.nvlink_gbps:
+    elif data.nvlink and not gpu.has_nvlink:
         errors.add(f"{prefix}.nvlink", f"{gpu.name} has no NVLink.")
     per_socket = tuple(data.gpus_per_socket or even_split(data.gpu_count, data.cpu_count))
     if len(per_socket) != data.cpu_count:
@@ -64,21 +81,23 @@ def build_from_input(data: BuildIn, *, prefix: str = "build") -> engine.Build:
         )
     platform = None
     if data.platform:
-        platform = selectors.catalog_item_by_slug_or_name(catalog.Platform, data.platform)
+        platform = catalog.find("platforms", data.platform)
         if platform is None:
             errors.add(f"{prefix}.platform", f"Unknown platform {data.platform!r}.")
+        else:
+            for problem in _platform_errors(data, platform, cpu, gpu):
+                errors.add(f"{prefix}.platform", problem)
     errors.raise_if_any()
-    gpu_spec = selectors.gpu_spec(gpu)
     return engine.Build(
-        cpu=selectors.cpu_spec(cpu),
+        cpu=cpu,
         cpu_count=data.cpu_count,
-        gpu=gpu_spec,
+        gpu=gpu,
         gpu_count=data.gpu_count,
         gpus_per_socket=per_socket,
         memory_gb=data.memory_gb,
         memory_ecc=data.memory_ecc,
         psu_watts=data.psu_watts,
-        nvlink=gpu_spec.has_nvlink if data.nvlink is None else data.nvlink,
+        nvlink=gpu.has_nvlink if data.nvlink is None else data.nvlink,
         numa_binding=data.numa_binding,
         nodes=data.nodes,
         nics=data.nics,

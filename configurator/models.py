@@ -85,3 +85,20 @@ class RuleSetVersion(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValidationError(_("A published rule set version cannot be deleted."))
+
+
+class Revision(models.Model):
+    """A token that changes with every write to the catalog or the rules.
+
+    Requests read the two tokens (one small query) and reuse the process's cached catalog and
+    rule snapshots while the tokens stay the same; see `configurator.snapshots`.
+    """
+
+    name = models.CharField(primary_key=True, max_length=20)
+    token = models.CharField(max_length=32)
+
+    class Meta:
+        verbose_name = _("revision")
+
+    def __str__(self) -> str:
+        return f"{self.name}@{self.token}"

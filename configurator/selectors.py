@@ -1,9 +1,20 @@
-"""Reads: catalog rows and rule versions turned into the engine's plain dataclasses."""
+"""Reads: catalog rows and rule versions turned into the engine's plain dataclasses.
+
+Evaluations and recommendations read the whole offered catalog and the current rule versions
+on every request. Both change rarely, so each process keeps a snapshot of them, keyed by the
+revision tokens that every write renews (`configurator.revisions`): one small query a request
+tells whether the snapshot still holds.
+"""
+
+from dataclasses import dataclass
+from functools import lru_cache
 
 from catalog import models as catalog
 from configurator.engine import build as engine
+from configurator.engine.catalog import Catalog
 from configurator.engine.rules import RuleParams
 from configurator.models import RuleProfile, RuleSetVersion
+from configurator.revisions import CATALOG, RULES, revision_tokens
 
 
 def cpu_spec(cpu: catalog.Cpu) -> engine.Cpu:
@@ -22,6 +33,8 @@ def cpu_spec(cpu: catalog.Cpu) -> engine.Cpu:
         memory_channels=cpu.memory_channels,
         ddr_gen=cpu.ddr_gen,
         max_sockets=cpu.max_sockets,
+        socket=cpu.socket,
+        monthly_price=float(cpu.monthly_price),
     )
 
 
@@ -38,11 +51,119 @@ def gpu_spec(gpu: catalog.Gpu) -> engine.Gpu:
         ecc=gpu.ecc,
         datacenter=gpu.gpu_class == catalog.GpuClass.DATACENTER,
         memory_type=gpu.memory_type,
+        monthly_price=float(gpu.monthly_price),
     )
 
 
+def memory_spec(module: catalog.MemoryModule) -> engine.MemoryModule:
+    """Return the engine's view of a catalog DIMM."""
+    return engine.MemoryModule(
+        slug=module.slug,
+        name=module.name,
+        ddr_gen=module.ddr_gen,
+        capacity_gb=module.capacity_gb,
+        registered=module.registered,
+        ecc=module.ecc,
+        speed_mts=module.speed_mts,
+        monthly_price=float(module.monthly_price),
+    )
+
+
+def psu_spec(psu: catalog.Psu) -> engine.Psu:
+    """Return the engine's view of a catalog PSU."""
+    return engine.Psu(
+        slug=psu.slug, name=psu.name, rated_w=psu.rated_w, monthly_price=float(psu.monthly_price)
+    )
+
+
+def platform_spec(platform: catalog.Platform) -> engine.Platform:
+    """Return the engine's view of a catalog platform (its `gpus` prefetched)."""
+    slots = (platform.gpu_slots_socket0, platform.gpu_slots_socket1)[: platform.sockets]
+    return engine.Platform(
+        slug=platform.slug,
+        name=platform.name,
+        sockets=platform.sockets,
+        cpu_socket=platform.cpu_socket,
+        pcie_gen=platform.pcie_gen,
+        gpu_form_factor=engine.FormFactor(platform.gpu_form_factor),
+        gpu_slots=slots,
+        pcie_switch_uplinks=platform.pcie_switch_uplinks,
+        nvlink=platform.nvlink,
+        dimm_slots_per_socket=platform.dimm_slots_per_socket,
+        psu_bays=platform.psu_bays,
+        max_power_w=platform.max_power_w,
+        nic_slots=platform.nic_slots,
+        nvme_bays=platform.nvme_bays,
+        gpu_slugs=frozenset(gpu.slug for gpu in platform.gpus.all()),
+        monthly_price=float(platform.monthly_price),
+    )
+
+
+@dataclass(frozen=True)
+class CatalogSnapshot:
+    everything: Catalog  # evaluations and audits name any item, offered or not
+    offered: Catalog  # the recommender builds only from what is offered
+
+
+SPEC_OF = (
+    ("cpus", catalog.Cpu, cpu_spec),
+    ("gpus", catalog.Gpu, gpu_spec),
+    ("memory", catalog.MemoryModule, memory_spec),
+    ("psus", catalog.Psu, psu_spec),
+    ("platforms", catalog.Platform, platform_spec),
+)
+
+
+@lru_cache(maxsize=4)
+def _catalog_at(token: str) -> CatalogSnapshot:
+    everything, offered = {}, {}
+    for kind, model, spec in SPEC_OF:
+        rows = model.objects.order_by("monthly_price", "slug")
+        if model is catalog.Platform:
+            rows = rows.prefetch_related("gpus")
+        items = [(row.offered, spec(row)) for row in rows]
+        everything[kind] = tuple(item for _, item in items)
+        offered[kind] = tuple(item for is_offered, item in items if is_offered)
+    return CatalogSnapshot(Catalog(**everything), Catalog(**offered))
+
+
+@dataclass(frozen=True)
+class RuleVersionRef:
+    profile: str
+    version: int
+    params: RuleParams
+
+    def as_dict(self) -> dict[str, object]:
+        return {"version": self.version, "profile": self.profile}
+
+
+@dataclass(frozen=True)
+class RulesSnapshot:
+    default: str
+    current: dict[str, RuleVersionRef]  # profile slug -> its latest version
+
+
+@lru_cache(maxsize=4)
+def _rules_at(token: str) -> RulesSnapshot:
+    current: dict[str, RuleVersionRef] = {}
+    default = ""
+    for version in RuleSetVersion.objects.select_related("profile").order_by("version"):
+        current[version.profile.slug] = RuleVersionRef(
+            version.profile.slug, version.version, RuleParams.from_mapping(version.parameters)
+        )
+        if version.profile.is_default:
+            default = version.profile.slug
+    return RulesSnapshot(default, current)
+
+
+def snapshots() -> tuple[CatalogSnapshot, RulesSnapshot]:
+    """Return the current catalog and rules, from the process cache while they are unchanged."""
+    tokens = revision_tokens()
+    return _catalog_at(tokens.get(CATALOG, "")), _rules_at(tokens.get(RULES, ""))
+
+
 def catalog_item_by_slug_or_name(model, value: str):
-    """Return the catalog item whose slug, or else whose name, matches (case-insensitively)."""
+    """Return the catalog row whose slug, or else whose name, matches (case-insensitively)."""
     value = value.strip()
     item = model.objects.filter(slug=value.lower()).first()
     return item or model.objects.filter(name__iexact=value).first()
@@ -56,8 +177,3 @@ def rule_version_current(profile_slug: str | None = None) -> RuleSetVersion:
     profiles = RuleProfile.objects.all()
     profile = profiles.get(slug=profile_slug) if profile_slug else profiles.get(is_default=True)
     return profile.versions.select_related("profile").latest()
-
-
-def rule_params(version: RuleSetVersion) -> RuleParams:
-    """Return the engine's parameters for a stored version."""
-    return RuleParams.from_mapping(version.parameters)

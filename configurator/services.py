@@ -23,20 +23,19 @@ def rule_version_for(profile: str | None, *, path: str = "profile") -> RuleSetVe
 
 def build_evaluate(payload: EvaluateIn) -> dict[str, object]:
     """Evaluate one build against the current rules; the answer names the rule version."""
+    catalog, rules = selectors.snapshots()
     errors = InputErrors()
-    version = None
+    version = rules.current.get(payload.profile or rules.default)
+    if version is None:
+        errors.add("profile", f"Unknown rule profile {payload.profile!r}.")
     try:
-        version = rule_version_for(payload.profile)
+        build = build_from_input(payload.build, catalog.everything)
     except InputErrors as error:
-        errors.errors.update(error.errors)
-    try:
-        build = build_from_input(payload.build)
-    except InputErrors as error:
-        errors.errors.update(error.errors)
+        errors.merge(error)
     errors.raise_if_any()
     workload = workload_from_input(payload.workload) if payload.workload else None
-    result = evaluate(build, selectors.rule_params(version), workload).as_dict()
-    result["ruleset"] = {"version": version.version, "profile": version.profile.slug}
+    result = evaluate(build, version.params, workload).as_dict()
+    result["ruleset"] = version.as_dict()
     return result
 
 

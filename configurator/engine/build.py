@@ -40,6 +40,8 @@ class Cpu:
     memory_channels: int
     ddr_gen: int
     max_sockets: int = 2
+    socket: str = ""
+    monthly_price: float = 0.0
 
     def lanes_for(self, sockets: int) -> int:
         """Return the PCIe lanes usable with this many sockets."""
@@ -60,10 +62,67 @@ class Gpu:
     ecc: bool = True
     datacenter: bool = True
     memory_type: str = ""
+    monthly_price: float = 0.0
 
     @property
     def has_nvlink(self) -> bool:
         return self.nvlink_gbps > 0
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryModule:
+    """One DIMM model."""
+
+    slug: str
+    name: str
+    ddr_gen: int
+    capacity_gb: int
+    registered: bool
+    ecc: bool
+    speed_mts: int
+    monthly_price: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Psu:
+    """One power-supply model."""
+
+    slug: str
+    name: str
+    rated_w: int
+    monthly_price: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Platform:
+    """A chassis and board: the CPUs and GPUs it takes and how its slots reach the sockets.
+
+    `gpu_slots` gives the GPU slots wired to each socket; `gpu_slugs` names the modules an SXM
+    baseboard carries (empty: any card of the form factor).
+    """
+
+    slug: str
+    name: str
+    sockets: int
+    cpu_socket: str
+    pcie_gen: int
+    gpu_form_factor: FormFactor
+    gpu_slots: tuple[int, ...]
+    pcie_switch_uplinks: int
+    nvlink: str  # none, bridge or nvswitch
+    dimm_slots_per_socket: int
+    psu_bays: int
+    max_power_w: int
+    nic_slots: int
+    nvme_bays: int
+    gpu_slugs: frozenset[str] = frozenset()
+    monthly_price: float = 0.0
+
+    def takes_gpu(self, gpu: Gpu) -> bool:
+        """Return whether the GPU fits this platform's slots or baseboard."""
+        if gpu.form_factor != self.gpu_form_factor:
+            return False
+        return not self.gpu_slugs or gpu.slug in self.gpu_slugs
 
 
 @dataclass(frozen=True, slots=True)

@@ -164,3 +164,43 @@ def test_named_profile_is_used_and_reported(post_json, example):
     assert body["ruleset"]["profile"] == "nvidia-ra-2-8-5"
     # NVIDIA's RA asks 128 GB per GPU: 8 × 128 = 1024 GB, which the build has.
     assert checks_by_code(body)["memory"]["status"] == "pass"
+
+
+def test_answer_matches_the_documented_schema(post_json, example):
+    from configurator.schemas import EvaluationOut
+
+    body = post_json(URL, example).json()
+    assert EvaluationOut.model_validate(body).model_dump() == body
+
+
+def test_catalog_edit_is_seen_by_the_next_evaluation(post_json, example):
+    del example["workload"]
+    assert post_json(URL, example).json()["verdict"] == "accept"
+    gpu = Gpu.objects.get(slug="a800-80g-sxm")
+    gpu.tdp_w = 1500  # a (fictional) hotter module needs more power than the 6000 W PSUs give
+    gpu.save()
+    assert "P7" in {p["code"] for p in post_json(URL, example).json()["pitfalls"]}
+
+
+def test_new_catalog_item_can_be_evaluated_at_once(post_json, example):
+    from tests.factories import GpuFactory
+
+    GpuFactory(slug="brand-new-gpu", memory_gb=96)
+    example["build"].update(gpu="brand-new-gpu", nvlink=False)
+    assert post_json(URL, example).status_code == 200
+
+
+def test_platform_must_take_the_cpu_and_gpu(post_json, example):
+    example["build"]["platform"] = "smc-as-8125gs-tnhr"  # SP5 with an H100 baseboard
+    errors = post_json(URL, example).json()["errors"]["build.platform"]
+    assert any("SP5" in message for message in errors)
+    assert any("does not take" in message for message in errors)
+
+
+def test_platform_switch_uplinks_count_against_the_lanes(post_json, example):
+    example["build"].update(
+        cpu="epyc-9754", gpu="h100-80g-sxm", platform="smc-as-8125gs-tnhr", psu_watts=9000, nics=8
+    )
+    body = post_json(URL, example).json()
+    lanes = checks_by_code(body)["pcie_lanes"]
+    assert lanes["status"] == "pass", lanes["detail"]

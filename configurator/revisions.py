@@ -1,0 +1,56 @@
+"""Change the catalog and rules revision tokens whenever either is written.
+
+A token is random, never a counter: a rolled-back transaction must not bring back a token
+whose cached snapshot described rows that no longer exist.
+"""
+
+from uuid import uuid4
+
+from django.db import connection
+from django.db.models.signals import m2m_changed, post_delete, post_save
+
+CATALOG = "catalog"
+RULES = "rules"
+
+
+def revision_bump(name: str) -> None:
+    """Give a revision a new token."""
+    from configurator.models import Revision
+
+    Revision.objects.update_or_create(name=name, defaults={"token": uuid4().hex})
+
+
+def revision_tokens() -> dict[str, str]:
+    """Return the current token of every revision in one query."""
+    from configurator.models import Revision
+
+    with connection.cursor() as cursor:
+        # The table name comes from the model, never from input.
+        cursor.execute(f"SELECT name, token FROM {Revision._meta.db_table}")
+        return dict(cursor.fetchall())
+
+
+def connect_signals() -> None:
+    """Bump the right revision after any save or delete of a catalog or rules row."""
+    from catalog import models as catalog
+    from configurator.models import RuleProfile, RuleSetVersion
+
+    watched = {
+        CATALOG: (catalog.Cpu, catalog.Gpu, catalog.MemoryModule, catalog.Psu, catalog.Platform),
+        RULES: (RuleProfile, RuleSetVersion),
+    }
+    for name, models in watched.items():
+
+        def bump(sender, name=name, **kwargs) -> None:
+            revision_bump(name)
+
+        for model in models:
+            uid = f"revision-{name}-{model._meta.label_lower}"
+            post_save.connect(bump, sender=model, weak=False, dispatch_uid=f"{uid}-save")
+            post_delete.connect(bump, sender=model, weak=False, dispatch_uid=f"{uid}-delete")
+    m2m_changed.connect(
+        lambda **kwargs: revision_bump(CATALOG),
+        sender=catalog.Platform.gpus.through,
+        weak=False,
+        dispatch_uid="revision-catalog-platform-gpus",
+    )
