@@ -446,7 +446,7 @@ def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RulePara
     if workload is None:
         return not_applicable("capacity", "needs a workload to size")
     total = max(build.gpu_count * build.nodes, 1)
-    sizing = size_workload(workload, gpu_count=total)
+    sizing = size_workload(workload, gpu_count=total, gpu_memory_gb=build.gpu.memory_gb)
     per_gpu, memory = sizing.per_gpu_gb, build.gpu.memory_gb
     numbers = {
         "total_gb": round(sizing.total_gb, 2),

@@ -263,13 +263,23 @@ def _training_bytes(precision: str) -> tuple[tuple[float, float, float], float, 
     return MIXED_ADAM_BYTES, 2.0, note
 
 
-def _need(workload: Workload, n: int | None) -> _Need:
-    """Return every term in bytes, split over GPUs or held by each one."""
+def _trains(workload: Workload) -> bool:
+    return workload.mode in (Mode.TRAIN, Mode.FINETUNE)
+
+
+def _need(workload: Workload, n: int | None, micro_batch: int | None = None) -> _Need:
+    """Return every term in bytes, split over GPUs or held by each one.
+
+    `micro_batch` (training only) sizes the activations for fewer sequences than the batch:
+    the batch then runs as gradient accumulation over ⌈batch / micro_batch⌉ steps.
+    """
     _validate(workload)
     precision = _precision(workload)
     shape, shape_note = _shape_and_note(workload)
     params = workload.model_params_b * 1e9
     s, b = workload.context_length, workload.batch_size
+    if micro_batch is not None and _trains(workload):
+        b = max(1, min(micro_batch, b))
     h, L, V = shape.hidden_size, shape.layers, shape.vocab_size
     act_bytes = 4.0 if precision == "fp32" else 2.0
     notes = [shape_note]
@@ -293,7 +303,7 @@ def _need(workload: Workload, n: int | None) -> _Need:
             notes.append(
                 f"tensor parallelism over {n} GPUs: weights, KV cache and activations split evenly"
             )
-    elif workload.mode in (Mode.TRAIN, Mode.FINETUNE):
+    elif _trains(workload):
         method = FinetuneMethod.FULL if workload.mode == Mode.TRAIN else workload.finetune_method
         if method == FinetuneMethod.FULL:
             (w, g, o), act_bytes, state_note = _training_bytes(precision)
@@ -328,6 +338,12 @@ def _need(workload: Workload, n: int | None) -> _Need:
             f"full activation recomputation: each layer's input and the logits kept, "
             f"{_count(b, 'sequence')} of {s} tokens per GPU"
         )
+        if b < workload.batch_size:
+            steps = math.ceil(workload.batch_size / b)
+            notes.append(
+                f"gradient accumulation: batch {workload.batch_size} per GPU runs as "
+                f"{_count(steps, 'micro-batch step')} of {b}"
+            )
         if n is not None and n > 1:
             notes.append(
                 f"ZeRO-3 sharding over {n} GPUs: weights, gradients and optimizer state split "
@@ -348,11 +364,37 @@ def _need(workload: Workload, n: int | None) -> _Need:
     return _Need(split, each, tuple(notes))
 
 
-def size_workload(workload: Workload, gpu_count: int | None = None) -> Sizing:
-    """Return the GPU memory a workload needs (gpu_count overrides workload.gpu_count)."""
+def _micro_batch(workload: Workload, n: int, gpu_memory_gb: float) -> int:
+    """Return the largest micro-batch (1..batch) whose activations fit next to the states.
+
+    Activations grow linearly with the micro-batch: per_gpu(m) = (S/n + m·e)·(1 + f) + C,
+    so m = ⌊((M − C)/(1 + f) − S/n) / e⌋, at least 1 (a workload that does not fit at one
+    sequence per step does not fit at all, and is reported at that size).
+    """
+    one = _need(workload, n, micro_batch=1)
+    per_sequence = sum(one.each.values())
+    room = (gpu_memory_gb - CUDA_CONTEXT_GB) * GB / (1 + ALLOCATOR_OVERHEAD)
+    room -= sum(one.split.values()) / n
+    if per_sequence <= 0:
+        return workload.batch_size
+    return max(1, min(workload.batch_size, math.floor(room / per_sequence)))
+
+
+def size_workload(
+    workload: Workload, gpu_count: int | None = None, gpu_memory_gb: float | None = None
+) -> Sizing:
+    """Return the GPU memory a workload needs (gpu_count overrides workload.gpu_count).
+
+    With `gpu_memory_gb`, a training batch that does not fit those GPUs at once is sized as
+    gradient accumulation over the largest micro-batch that does, as trainers run it.
+    """
     _positive("gpu_count", gpu_count)
+    _positive("gpu_memory_gb", gpu_memory_gb)
     n = gpu_count if gpu_count is not None else workload.gpu_count
-    need = _need(workload, n)
+    micro = None
+    if gpu_memory_gb is not None and _trains(workload):
+        micro = _micro_batch(workload, n or 1, gpu_memory_gb)
+    need = _need(workload, n, micro)
     gpus = n or 1
     breakdown = {key: (need.split[key] + need.each[key] * gpus) / GB for key in need.split}
     tensors = sum(breakdown.values())
@@ -370,10 +412,14 @@ def size_workload(workload: Workload, gpu_count: int | None = None) -> Sizing:
 def gpus_needed(
     workload: Workload, gpu_memory_gb: float, max_gpus: int = DEFAULT_MAX_GPUS
 ) -> int | None:
-    """Return the fewest GPUs of this memory size that hold the workload, or None."""
+    """Return the fewest GPUs of this memory size that hold the workload, or None.
+
+    It agrees with `size_workload(workload, n, gpu_memory_gb).per_gpu_gb <= gpu_memory_gb`.
+    """
     _positive("gpu_memory_gb", gpu_memory_gb)
     _positive("max_gpus", max_gpus)
-    need = _need(workload, None)
+    # Training may accumulate gradients, so one sequence per step is the least it must hold.
+    need = _need(workload, None, micro_batch=1)
     # per_gpu(n) = (S/n + E)·(1 + f) + C falls as n grows, so n = ⌈S / room⌉, where room is
     # what one GPU has left for its share of S; then step by one to absorb rounding, so the
     # answer agrees with size_workload(workload, n).per_gpu_gb <= gpu_memory_gb.

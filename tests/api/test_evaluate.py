@@ -204,3 +204,10 @@ def test_platform_switch_uplinks_count_against_the_lanes(post_json, example):
     body = post_json(URL, example).json()
     lanes = checks_by_code(body)["pcie_lanes"]
     assert lanes["status"] == "pass", lanes["detail"]
+
+
+def test_api_example_is_accepted_as_documented(post_json, example):
+    # 34B training at batch 64 per GPU runs as gradient accumulation on 8 × 80 GB.
+    body = post_json(URL, example).json()
+    assert body["verdict"] == "accept", [c for c in body["checks"] if c["status"] == "fail"]
+    assert checks_by_code(body)["capacity"]["status"] == "pass"

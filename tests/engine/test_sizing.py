@@ -299,8 +299,37 @@ def test_none_when_no_gpu_count_within_the_limit_fits() -> None:
 
 
 def test_none_when_one_gpus_own_activations_do_not_fit() -> None:
-    # ZeRO-3 shards the states, not a GPU's own batch: 64 × 32k tokens never fit in 24 GB.
-    assert gpus_needed(train(7, batch_size=64, context_length=32768), 24) is None
+    # ZeRO-3 shards the states, not a GPU's own activations: even one sequence of 1M tokens
+    # per step (2 · 2^20 · (4096 · 32 + 32000) bytes ≈ 342 GB) never fits in 24 GB.
+    assert gpus_needed(train(7, batch_size=1, context_length=1_048_576), 24) is None
+
+
+def test_large_training_batch_runs_as_gradient_accumulation_on_the_given_gpus() -> None:
+    # 34B training at 64 sequences per GPU: 64 × 2048 tokens of activations (~110 GB) do not
+    # fit an 80 GB GPU next to its 68 GB share of the states, but a smaller micro-batch does.
+    workload = train(34, batch_size=64)
+    at_once = size_workload(workload, gpu_count=8)
+    accumulated = size_workload(workload, gpu_count=8, gpu_memory_gb=80)
+    assert at_once.per_gpu_gb > 80
+    assert accumulated.per_gpu_gb <= 80
+    assert any("gradient accumulation" in note for note in accumulated.assumptions)
+    # The states do not change, only the activations held at once.
+    assert accumulated.breakdown["optimizer"] == at_once.breakdown["optimizer"]
+    assert accumulated.breakdown["activations"] < at_once.breakdown["activations"]
+
+
+def test_micro_batch_is_the_largest_that_fits() -> None:
+    fitted = size_workload(train(34, batch_size=64), gpu_count=8, gpu_memory_gb=80)
+    one = size_workload(train(34, batch_size=1), gpu_count=8)
+    micro = round(fitted.breakdown["activations"] / one.breakdown["activations"])
+    assert 1 <= micro < 64
+    assert size_workload(train(34, batch_size=micro), gpu_count=8).per_gpu_gb <= 80
+    assert size_workload(train(34, batch_size=micro + 1), gpu_count=8).per_gpu_gb > 80
+
+
+def test_inference_batch_is_never_accumulated() -> None:
+    workload = infer(70, batch_size=256, context_length=8192)
+    assert size_workload(workload, 8, gpu_memory_gb=80) == size_workload(workload, 8)
 
 
 @pytest.mark.parametrize(
