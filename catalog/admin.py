@@ -8,7 +8,7 @@ from import_export.formats.base_formats import CSV, XLSX
 from simple_history.admin import SimpleHistoryAdmin
 
 from catalog import resources
-from catalog.models import Cpu, Gpu, MemoryModule, Platform, Psu
+from catalog.models import Cpu, Gpu, MemoryModule, Nic, Platform, Psu
 
 
 class CatalogAdmin(ImportExportModelAdmin, SimpleHistoryAdmin):
@@ -76,6 +76,14 @@ class PsuAdmin(CatalogAdmin):
     resource_classes = [resources.PsuResource]
     list_display = ["name", "slug", "rated_w", "efficiency", "price", "offered"]
     list_filter = ["efficiency", *CatalogAdmin.list_filter]
+
+
+@admin.register(Nic)
+class NicAdmin(CatalogAdmin):
+    resource_classes = [resources.NicResource]
+    list_display = ["name", "slug", "speed_gbps", "ports", "fabric", "pcie_gen", "pcie_lanes",
+                    "tdp_w", "price", "offered"]  # fmt: skip
+    list_filter = ["fabric", "pcie_gen", *CatalogAdmin.list_filter]
 
 
 @admin.register(Platform)

@@ -5,12 +5,12 @@ from dataclasses import dataclass
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from catalog.models import Cpu, Gpu, MemoryModule, Platform, Psu
+from catalog.models import Cpu, Gpu, MemoryModule, Nic, Platform, Psu
 
 
 @dataclass(frozen=True)
 class Kind:
-    key: str  # the API's plural key: cpus, gpus, memory, psus, platforms
+    key: str  # the API's plural key: cpus, gpus, memory, psus, nics, platforms
     model: type[models.Model]
     label: str
     specs: tuple[str, ...]  # model fields shown beside slug, name, vendor and price
@@ -59,6 +59,12 @@ KINDS: tuple[Kind, ...] = (
         ("ddr_gen", "capacity_gb", "registered", "ecc", "speed_mts"),
     ),
     Kind("psus", Psu, _("Power supplies"), ("rated_w", "efficiency")),
+    Kind(
+        "nics",
+        Nic,
+        _("Network cards"),
+        ("speed_gbps", "ports", "fabric", "pcie_gen", "pcie_lanes", "tdp_w"),
+    ),
     Kind(
         "platforms",
         Platform,

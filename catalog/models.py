@@ -173,6 +173,33 @@ class Psu(CatalogItem):
         constraints = [*CatalogItem.positive("rated_w"), price_constraint()]
 
 
+class NicFabric(models.TextChoices):
+    INFINIBAND = "infiniband", "InfiniBand"
+    ETHERNET = "ethernet", _("Ethernet (RoCE)")
+    VPI = "vpi", _("InfiniBand or Ethernet (VPI)")
+
+
+class Nic(CatalogItem):
+    """A high-speed network card for the east-west traffic of multi-node training."""
+
+    speed_gbps = models.PositiveIntegerField(_("speed Gb/s per port"))
+    ports = models.PositiveSmallIntegerField(_("ports"), default=1)
+    fabric = models.CharField(_("fabric"), max_length=12, choices=NicFabric)
+    pcie_gen = models.PositiveSmallIntegerField(_("PCIe generation"), choices=PcieGeneration)
+    pcie_lanes = models.PositiveSmallIntegerField(_("PCIe lanes"), default=16)
+    tdp_w = models.PositiveSmallIntegerField(_("max power W"))
+    history = HistoricalRecords()
+
+    class Meta(CatalogItem.Meta):
+        verbose_name = _("network card")
+        verbose_name_plural = _("network cards")
+        ordering = ["speed_gbps", "name"]
+        constraints = [
+            *CatalogItem.positive("speed_gbps", "ports", "pcie_lanes", "tdp_w"),
+            price_constraint(),
+        ]
+
+
 class GpuAttach(models.TextChoices):
     DIRECT = "direct", _("Direct to CPU")
     SWITCH = "switch", _("Through PCIe switches")

@@ -8,7 +8,7 @@ writes nothing.
 
 from import_export import fields, resources, widgets
 
-from catalog.models import Cpu, Gpu, MemoryModule, Platform, Psu
+from catalog.models import Cpu, Gpu, MemoryModule, Nic, Platform, Psu
 
 
 class CatalogResource(resources.ModelResource):
@@ -45,6 +45,11 @@ class MemoryModuleResource(CatalogResource):
 class PsuResource(CatalogResource):
     class Meta(CatalogResource.Meta):
         model = Psu
+
+
+class NicResource(CatalogResource):
+    class Meta(CatalogResource.Meta):
+        model = Nic
 
 
 class PlatformResource(CatalogResource):

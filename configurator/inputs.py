@@ -87,7 +87,13 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
         else:
             for problem in _platform_errors(data, platform, cpu, gpu):
                 errors.add(f"{prefix}.platform", problem)
+    nic = None
+    if data.nic:
+        nic = catalog.find("nics", data.nic)
+        if nic is None:
+            errors.add(f"{prefix}.nic", f"Unknown network card {data.nic!r}.")
     errors.raise_if_any()
+    nic_specs = {"nic_lanes": nic.pcie_lanes, "nic_tdp_w": nic.tdp_w} if nic else {}
     return engine.Build(
         cpu=cpu,
         cpu_count=data.cpu_count,
@@ -101,6 +107,7 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
         numa_binding=data.numa_binding,
         nodes=data.nodes,
         nics=data.nics,
+        **nic_specs,
         nvme=data.nvme,
         dimm_count=data.dimm_count,
         platform_pcie_gen=platform.pcie_gen if platform else None,

@@ -36,7 +36,14 @@ def connect_signals() -> None:
     from configurator.models import RuleProfile, RuleSetVersion
 
     watched = {
-        CATALOG: (catalog.Cpu, catalog.Gpu, catalog.MemoryModule, catalog.Psu, catalog.Platform),
+        CATALOG: (
+            catalog.Cpu,
+            catalog.Gpu,
+            catalog.MemoryModule,
+            catalog.Psu,
+            catalog.Nic,
+            catalog.Platform,
+        ),
         RULES: (RuleProfile, RuleSetVersion),
     }
     for name, models in watched.items():

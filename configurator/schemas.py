@@ -35,9 +35,13 @@ class BuildIn(StrictSchema):
     numa_binding: bool = True
     nodes: int = Field(1, ge=1, le=MAX_NODES)
     nics: int = Field(0, ge=0, le=16, description="High-speed NICs (InfiniBand/RoCE) per node")
+    nic: str | None = Field(None, max_length=120, description="NIC slug; default x16, 25 W")
     nvme: int = Field(0, ge=0, le=32, description="NVMe drives per node")
     platform: str | None = Field(None, max_length=120, description="Platform slug")
     dimm_count: int | None = Field(None, ge=1, le=64, description="DIMMs per node")
+    bom: list[dict] | None = Field(
+        None, description="Bill of materials, as /recommend returns it; informational only"
+    )
 
 
 class WorkloadIn(StrictSchema):

@@ -76,6 +76,19 @@ def psu_spec(psu: catalog.Psu) -> engine.Psu:
     )
 
 
+def nic_spec(nic: catalog.Nic) -> engine.Nic:
+    """Return the engine's view of a catalog network card."""
+    return engine.Nic(
+        slug=nic.slug,
+        name=nic.name,
+        speed_gbps=nic.speed_gbps,
+        pcie_gen=nic.pcie_gen,
+        pcie_lanes=nic.pcie_lanes,
+        tdp_w=nic.tdp_w,
+        monthly_price=float(nic.monthly_price),
+    )
+
+
 def platform_spec(platform: catalog.Platform) -> engine.Platform:
     """Return the engine's view of a catalog platform (its `gpus` prefetched)."""
     slots = (platform.gpu_slots_socket0, platform.gpu_slots_socket1)[: platform.sockets]
@@ -110,6 +123,7 @@ SPEC_OF = (
     ("gpus", catalog.Gpu, gpu_spec),
     ("memory", catalog.MemoryModule, memory_spec),
     ("psus", catalog.Psu, psu_spec),
+    ("nics", catalog.Nic, nic_spec),
     ("platforms", catalog.Platform, platform_spec),
 )
 

@@ -94,6 +94,19 @@ class Psu:
 
 
 @dataclass(frozen=True, slots=True)
+class Nic:
+    """One high-speed network card."""
+
+    slug: str
+    name: str
+    speed_gbps: int
+    pcie_gen: int
+    pcie_lanes: int
+    tdp_w: int
+    monthly_price: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class Platform:
     """A chassis and board: the CPUs and GPUs it takes and how its slots reach the sockets.
 

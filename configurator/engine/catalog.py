@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from configurator.engine.build import Cpu, Gpu, MemoryModule, Platform, Psu
+from configurator.engine.build import Cpu, Gpu, MemoryModule, Nic, Platform, Psu
 
 
 def _index(items: tuple) -> Mapping[str, object]:
@@ -27,11 +27,12 @@ class Catalog:
     gpus: tuple[Gpu, ...] = ()
     memory: tuple[MemoryModule, ...] = ()
     psus: tuple[Psu, ...] = ()
+    nics: tuple[Nic, ...] = ()
     platforms: tuple[Platform, ...] = ()
     _by_key: dict[str, Mapping[str, object]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        kinds = ("cpus", "gpus", "memory", "psus", "platforms")
+        kinds = ("cpus", "gpus", "memory", "psus", "nics", "platforms")
         object.__setattr__(self, "_by_key", {k: _index(getattr(self, k)) for k in kinds})
 
     def find(self, kind: str, key: str) -> object | None:

@@ -40,7 +40,7 @@ def confirm(client, model: str, preview_response):
     return client.post(reverse(f"admin:catalog_{model}_process_import"), data)
 
 
-@pytest.mark.parametrize("model", ["cpu", "gpu", "memorymodule", "psu", "platform"])
+@pytest.mark.parametrize("model", ["cpu", "gpu", "memorymodule", "psu", "nic", "platform"])
 def test_architect_sees_each_catalog_list(architect_client, model):
     response = architect_client.get(reverse(f"admin:catalog_{model}_changelist"))
     assert response.status_code == 200
