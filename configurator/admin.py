@@ -11,7 +11,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from configurator import services
 from configurator.engine.rule_validation import BOUNDS, parameter_errors
 from configurator.engine.rules import RuleParams
-from configurator.models import RuleProfile, RuleSetVersion
+from configurator.models import RuleProfile, RuleSetVersion, Scenario
 
 PARAMETER_FIELDS = tuple(f.name for f in fields(RuleParams))
 
@@ -150,3 +150,19 @@ class RuleSetVersionAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(Scenario)
+class ScenarioAdmin(SimpleHistoryAdmin):
+    list_display = ["code", "name", "name_zh", "modes", "params_min_b", "params_max_b", "cpu",
+                    "platform", "memory_gb", "active"]  # fmt: skip
+    list_filter = ["active", "for_train", "for_finetune", "for_infer"]
+    search_fields = ["code", "name", "name_zh"]
+    filter_horizontal = ["gpus"]
+    autocomplete_fields: list[str] = []
+
+    @admin.display(description=_("modes"))
+    def modes(self, scenario: Scenario) -> str:
+        flags = {"train": scenario.for_train, "finetune": scenario.for_finetune,
+                 "infer": scenario.for_infer}  # fmt: skip
+        return ", ".join(name for name, on in flags.items() if on)

@@ -14,7 +14,17 @@ from catalog.kinds import KINDS
 from catalog.selectors import catalog_items
 from configurator import services
 from configurator.inputs import InputErrors
-from configurator.schemas import ErrorsOut, EvaluateIn, EvaluationOut, RulesOut, RulesPatchIn
+from configurator.schemas import (
+    ErrorsOut,
+    EvaluateIn,
+    EvaluationOut,
+    RecommendIn,
+    RecommendOut,
+    RulesOut,
+    RulesPatchIn,
+    SizingOut,
+    WorkloadRequestIn,
+)
 
 api = NinjaAPI(
     title="Balanced GPU node configurator API",
@@ -92,6 +102,18 @@ def evaluate(request: HttpRequest, payload: EvaluateIn):
     # The engine's answer already has the documented shape (tests/api hold it to the schema);
     # answering it directly skips a second validation of our own output.
     return JsonResponse(services.build_evaluate(payload))
+
+
+@api.post("/sizing", response={200: SizingOut, 400: ErrorsOut}, tags=["workloads"])
+def sizing(request: HttpRequest, payload: WorkloadRequestIn):
+    """Size a workload's GPU memory need, with the breakdown and the assumptions made."""
+    return services.workload_size(payload.workload)
+
+
+@api.post("/recommend", response={200: RecommendOut, 400: ErrorsOut}, tags=["workloads"])
+def recommend(request: HttpRequest, payload: RecommendIn):
+    """Recommend the cheapest builds the rules accept for a workload, with BOM and reasons."""
+    return JsonResponse(services.build_recommend(payload))
 
 
 @api.get("/rules", response={200: RulesOut, 400: ErrorsOut}, tags=["rules"])

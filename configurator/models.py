@@ -87,6 +87,54 @@ class RuleSetVersion(models.Model):
         raise ValidationError(_("A published rule set version cannot be deleted."))
 
 
+class Scenario(models.Model):
+    """One of the guide's standard pairings (domain.md §3): the recommender's starting points."""
+
+    code = models.CharField(_("code"), max_length=8, unique=True)
+    name = models.CharField(_("name"), max_length=120)
+    name_zh = models.CharField(_("Chinese name"), max_length=120, blank=True)
+    for_train = models.BooleanField(_("training"), default=False)
+    for_finetune = models.BooleanField(_("fine-tuning"), default=False)
+    for_infer = models.BooleanField(_("inference"), default=False)
+    params_min_b = models.FloatField(_("model size from (B parameters)"), default=0)
+    params_max_b = models.FloatField(_("model size up to (B parameters)"))
+    gpus = models.ManyToManyField("catalog.Gpu", verbose_name=_("GPUs"))
+    gpu_count = models.CharField(_("GPU count in the recipe"), max_length=20, blank=True)
+    cpu = models.ForeignKey("catalog.Cpu", on_delete=models.PROTECT, verbose_name=_("CPU"))
+    platform = models.ForeignKey(
+        "catalog.Platform",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        verbose_name=_("platform"),
+        help_text=_("Empty: any offered platform that takes the CPU and GPU."),
+    )
+    memory_gb = models.PositiveIntegerField(
+        _("recipe RAM GB"), help_text=_("A minimum; the rules may ask for more.")
+    )
+    result = models.CharField(_("measured result"), max_length=300, blank=True)
+    active = models.BooleanField(_("active"), default=True)
+    history = HistoricalRecords(m2m_fields=[gpus])
+
+    class Meta:
+        verbose_name = _("scenario recipe")
+        verbose_name_plural = _("scenario recipes")
+        ordering = ["code"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(params_max_b__gte=models.F("params_min_b")),
+                name="configurator_scenario_size_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(for_train=True) | Q(for_finetune=True) | Q(for_infer=True),
+                name="configurator_scenario_has_a_mode",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.name}"
+
+
 class Revision(models.Model):
     """A token that changes with every write to the catalog or the rules.
 

@@ -33,7 +33,7 @@ def revision_tokens() -> dict[str, str]:
 def connect_signals() -> None:
     """Bump the right revision after any save or delete of a catalog or rules row."""
     from catalog import models as catalog
-    from configurator.models import RuleProfile, RuleSetVersion
+    from configurator.models import RuleProfile, RuleSetVersion, Scenario
 
     watched = {
         CATALOG: (
@@ -44,7 +44,7 @@ def connect_signals() -> None:
             catalog.Nic,
             catalog.Platform,
         ),
-        RULES: (RuleProfile, RuleSetVersion),
+        RULES: (RuleProfile, RuleSetVersion, Scenario),
     }
     for name, models in watched.items():
 
@@ -60,4 +60,10 @@ def connect_signals() -> None:
         sender=catalog.Platform.gpus.through,
         weak=False,
         dispatch_uid="revision-catalog-platform-gpus",
+    )
+    m2m_changed.connect(
+        lambda **kwargs: revision_bump(RULES),
+        sender=Scenario.gpus.through,
+        weak=False,
+        dispatch_uid="revision-rules-scenario-gpus",
     )

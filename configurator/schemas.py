@@ -66,6 +66,16 @@ class EvaluateIn(StrictSchema):
     profile: str | None = Field(None, max_length=64, description="Rule profile; default profile")
 
 
+class WorkloadRequestIn(StrictSchema):
+    workload: WorkloadIn
+
+
+class RecommendIn(StrictSchema):
+    workload: WorkloadIn
+    profile: str | None = Field(None, max_length=64, description="Rule profile; default profile")
+    limit: int = Field(5, ge=1, le=20, description="How many builds at most")
+
+
 class RulesPatchIn(StrictSchema):
     parameters: dict[str, int | float] = Field(min_length=1)
     profile: str | None = Field(None, max_length=64)
@@ -122,4 +132,58 @@ class EvaluationOut(Schema):
     pitfalls: list[PitfallOut]
     checks: list[CheckOut]
     balance: BalanceOut
+    ruleset: RulesetRef
+
+
+class SizingOut(Schema):
+    total_gb: float
+    per_gpu_gb: float | None
+    gpu_count: int | None
+    breakdown: dict[str, float]
+    assumptions: list[str]
+    gpu: str | None = None
+    gpus_needed: int | None = None
+
+
+class BomLineOut(Schema):
+    kind: str
+    slug: str
+    name: str
+    qty: int
+    unit_price: float
+    monthly_price: float
+
+
+class RecommendedBuildOut(Schema):
+    cpu: str
+    cpu_count: int
+    gpu: str
+    gpu_count: int
+    gpus_per_socket: list[int]
+    memory_gb: int
+    memory_ecc: bool
+    psu_watts: int
+    nvlink: bool
+    numa_binding: bool
+    nodes: int
+    nics: int
+    nic: str | None
+    platform: str
+    dimm_count: int
+    bom: list[BomLineOut]
+
+
+class RecommendationOut(Schema):
+    build: RecommendedBuildOut
+    evaluation: EvaluationOut
+    monthly_price: float
+    currency: str
+    why: str
+    scenario: str | None
+    psu_redundancy: str
+
+
+class RecommendOut(Schema):
+    builds: list[RecommendationOut]
+    reason: str | None
     ruleset: RulesetRef

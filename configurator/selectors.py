@@ -11,9 +11,12 @@ from functools import lru_cache
 
 from catalog import models as catalog
 from configurator.engine import build as engine
+from configurator.engine.build import Mode
 from configurator.engine.catalog import Catalog
+from configurator.engine.recommend import Scenario
 from configurator.engine.rules import RuleParams
 from configurator.models import RuleProfile, RuleSetVersion
+from configurator.models import Scenario as ScenarioRow
 from configurator.revisions import CATALOG, RULES, revision_tokens
 
 
@@ -155,6 +158,24 @@ class RuleVersionRef:
 class RulesSnapshot:
     default: str
     current: dict[str, RuleVersionRef]  # profile slug -> its latest version
+    scenarios: tuple[Scenario, ...] = ()
+
+
+def scenario_spec(row: ScenarioRow) -> Scenario:
+    """Return the engine's view of a scenario recipe (its `gpus` prefetched)."""
+    modes = {Mode.TRAIN: row.for_train, Mode.FINETUNE: row.for_finetune, Mode.INFER: row.for_infer}
+    return Scenario(
+        code=row.code,
+        name=row.name,
+        modes=frozenset(mode for mode, on in modes.items() if on),
+        params_min_b=row.params_min_b,
+        params_max_b=row.params_max_b,
+        gpu_slugs=tuple(sorted(gpu.slug for gpu in row.gpus.all())),
+        cpu_slug=row.cpu.slug,
+        platform_slug=row.platform.slug if row.platform else None,
+        memory_gb=row.memory_gb,
+        result=row.result,
+    )
 
 
 @lru_cache(maxsize=4)
@@ -167,7 +188,9 @@ def _rules_at(token: str) -> RulesSnapshot:
         )
         if version.profile.is_default:
             default = version.profile.slug
-    return RulesSnapshot(default, current)
+    rows = ScenarioRow.objects.filter(active=True).select_related("cpu", "platform")
+    scenarios = tuple(scenario_spec(row) for row in rows.prefetch_related("gpus"))
+    return RulesSnapshot(default, current, scenarios)
 
 
 def snapshots() -> tuple[CatalogSnapshot, RulesSnapshot]:

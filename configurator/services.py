@@ -1,16 +1,20 @@
 """Actions: evaluate a build, publish a rule version."""
 
+from dataclasses import replace
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from configurator import selectors
 from configurator.engine.evaluate import evaluate
+from configurator.engine.recommend import Recommendation, recommend
 from configurator.engine.rule_validation import parameter_errors
 from configurator.engine.rules import RuleParams
+from configurator.engine.sizing import gpus_needed, size_workload
 from configurator.inputs import InputErrors, build_from_input, workload_from_input
 from configurator.models import RuleProfile, RuleSetVersion
-from configurator.schemas import EvaluateIn
+from configurator.schemas import EvaluateIn, RecommendIn, WorkloadIn
 
 
 def rule_version_for(profile: str | None, *, path: str = "profile") -> RuleSetVersion:
@@ -37,6 +41,101 @@ def build_evaluate(payload: EvaluateIn) -> dict[str, object]:
     result = evaluate(build, version.params, workload).as_dict()
     result["ruleset"] = version.as_dict()
     return result
+
+
+def _gpu_slug(workload: WorkloadIn, catalog) -> str | None:
+    """Resolve the workload's preferred GPU (slug or name) or raise InputErrors."""
+    if workload.gpu is None:
+        return None
+    gpu = catalog.find("gpus", workload.gpu)
+    if gpu is None:
+        raise InputErrors({"workload.gpu": [f"Unknown GPU {workload.gpu!r}."]})
+    return gpu.slug
+
+
+def workload_size(workload_in: WorkloadIn) -> dict[str, object]:
+    """Size a workload's GPU memory need; with a GPU named, say how many of it hold it."""
+    catalog, _ = selectors.snapshots()
+    slug = _gpu_slug(workload_in, catalog.everything)
+    workload = workload_from_input(workload_in)
+    gpu = catalog.everything.find("gpus", slug) if slug else None
+    try:
+        sizing = size_workload(workload, gpu_memory_gb=gpu.memory_gb if gpu else None)
+    except ValueError as error:  # a shape that cannot describe any model
+        raise InputErrors({"workload": [str(error)]}) from error
+    result: dict[str, object] = {
+        "total_gb": round(sizing.total_gb, 2),
+        "per_gpu_gb": None if sizing.per_gpu_gb is None else round(sizing.per_gpu_gb, 2),
+        "gpu_count": sizing.gpu_count,
+        "breakdown": {key: round(value, 2) for key, value in sizing.breakdown.items()},
+        "assumptions": list(sizing.assumptions),
+    }
+    if gpu:
+        result["gpu"] = gpu.slug
+        result["gpus_needed"] = gpus_needed(workload, gpu.memory_gb, max_gpus=1024)
+    return result
+
+
+def build_recommend(payload: RecommendIn) -> dict[str, object]:
+    """Recommend priced builds that the rules accept for a workload, cheapest first."""
+    catalog, rules = selectors.snapshots()
+    version = rules.current.get(payload.profile or rules.default)
+    if version is None:
+        raise InputErrors({"profile": [f"Unknown rule profile {payload.profile!r}."]})
+    slug = _gpu_slug(payload.workload, catalog.everything)
+    workload = replace(workload_from_input(payload.workload), gpu=slug)
+    found = recommend(
+        workload, catalog.offered, version.params, rules.scenarios, limit=payload.limit
+    )
+    ruleset = version.as_dict()
+    return {
+        "builds": [recommendation_dict(item, ruleset) for item in found.builds],
+        "reason": found.reason,
+        "ruleset": ruleset,
+    }
+
+
+def recommendation_dict(item: Recommendation, ruleset: dict[str, object]) -> dict[str, object]:
+    """Return a recommendation in the API's shape: its build posts back to /evaluate as is."""
+    build = item.build
+    evaluation = item.evaluation.as_dict()
+    evaluation["ruleset"] = ruleset
+    return {
+        "build": {
+            "cpu": build.cpu.slug,
+            "cpu_count": build.cpu_count,
+            "gpu": build.gpu.slug,
+            "gpu_count": build.gpu_count,
+            "gpus_per_socket": list(build.gpus_per_socket),
+            "memory_gb": build.memory_gb,
+            "memory_ecc": build.memory_ecc,
+            "psu_watts": build.psu_watts,
+            "nvlink": build.nvlink,
+            "numa_binding": build.numa_binding,
+            "nodes": build.nodes,
+            "nics": build.nics,
+            "nic": item.nic.slug if item.nic else None,
+            "platform": item.platform.slug,
+            "dimm_count": build.dimms,
+            "bom": [
+                {
+                    "kind": line.kind,
+                    "slug": line.slug,
+                    "name": line.name,
+                    "qty": line.qty,
+                    "unit_price": line.monthly_price,
+                    "monthly_price": round(line.qty * line.monthly_price, 2),
+                }
+                for line in item.bom
+            ],
+        },
+        "evaluation": evaluation,
+        "monthly_price": item.monthly_price,
+        "currency": "CNY",
+        "why": item.why,
+        "scenario": item.scenario,
+        "psu_redundancy": item.psu_scheme,
+    }
 
 
 @transaction.atomic

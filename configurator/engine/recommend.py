@@ -1,0 +1,573 @@
+"""Recommend builds for a workload: the cheapest accepted build of each GPU type, ranked.
+
+For every offered GPU the search takes the fewest GPUs that hold the workload (`sizing`), lays
+them out on each platform that takes the GPU (identical nodes, GPUs split over the sockets, at
+most `gpus_per_socket_max` per socket), and completes each CPU the platform takes with the
+cheapest memory population the rules require, the network cards multi-node training needs and
+the cheapest redundant PSUs that cover the power need. Every complete build is judged by
+`evaluate` — the same engine the API uses — and only accepted builds are kept.
+
+The search is branch and bound, not the cartesian product: GPUs are visited cheapest first,
+platforms and CPUs in price order, and a branch stops as soon as a lower bound of its price
+exceeds the best build already found for that GPU or the `limit`-th best overall. The guide's
+recipes (scenarios) are completed first, so they seed the bounds and are named in the answer.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from configurator.engine import checks
+from configurator.engine.build import (
+    Build,
+    Cpu,
+    Gpu,
+    MemoryModule,
+    Mode,
+    Nic,
+    Platform,
+    Psu,
+    Workload,
+)
+from configurator.engine.catalog import Catalog
+from configurator.engine.evaluate import Evaluation, Verdict, evaluate
+from configurator.engine.findings import Status, num
+from configurator.engine.memory import memory_requirement
+from configurator.engine.power import power_budget
+from configurator.engine.rules import RuleParams
+from configurator.engine.sizing import gpus_needed, size_workload
+
+GPUS_PER_NIC = 2  # one NIC per GPU pair (domain.md §8: "one NIC per GPU or GPU pair")
+NIC_SPEED_MIN_GBPS = 200  # 200/400 Gb/s InfiniBand or RoCE for multi-node training
+REDUNDANCY = ("N+N", "N+1")  # preferred first; a rental node never runs without a spare PSU
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One of the guide's standard pairings (domain.md §3), kept as data by architects."""
+
+    code: str
+    name: str
+    modes: frozenset[Mode]
+    params_min_b: float
+    params_max_b: float
+    gpu_slugs: tuple[str, ...]
+    cpu_slug: str
+    platform_slug: str | None = None
+    memory_gb: int = 0  # the recipe's RAM; the rules may ask for more
+    result: str = ""
+
+    def matches(self, workload: Workload) -> bool:
+        return (
+            workload.mode in self.modes
+            and self.params_min_b <= workload.model_params_b <= self.params_max_b
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the bill of materials of one node."""
+
+    kind: str
+    slug: str
+    name: str
+    qty: int
+    monthly_price: float  # per unit
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    build: Build
+    platform: Platform
+    bom: tuple[Line, ...]  # one node
+    evaluation: Evaluation
+    monthly_price: float  # all nodes
+    why: str
+    scenario: str | None = None
+    nic: Nic | None = None
+    psu_scheme: str = ""
+
+
+@dataclass(frozen=True)
+class Recommendations:
+    builds: tuple[Recommendation, ...]
+    reason: str | None
+    explored: int = 0  # complete builds evaluated
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    nodes: int
+    per_node: int
+    split: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PsuChoice:
+    psu: Psu
+    count: int
+    scheme: str
+    usable_w: int
+
+    @property
+    def price(self) -> float:
+        return self.count * self.psu.monthly_price
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryChoice:
+    module: MemoryModule
+    count: int
+
+    @property
+    def total_gb(self) -> int:
+        return self.count * self.module.capacity_gb
+
+    @property
+    def price(self) -> float:
+        return self.count * self.module.monthly_price
+
+
+def layout(total: int, platform: Platform, rules: RuleParams, *, exact: bool) -> Layout | None:
+    """Spread `total` GPUs over the fewest identical nodes of a platform, or None.
+
+    A socket carries at most `gpus_per_socket_max` GPUs and no more than its slots; `exact`
+    (a GPU count the customer asked for) needs the nodes to share the GPUs evenly.
+    """
+    caps = tuple(min(slots, rules.gpus_per_socket_max) for slots in platform.gpu_slots)
+    per_node_max = sum(caps)
+    if per_node_max <= 0:
+        return None
+    nodes = math.ceil(total / per_node_max)
+    if exact:
+        while nodes <= total and total % nodes:
+            nodes += 1
+        if nodes > total:
+            return None
+    per_node = math.ceil(total / nodes)
+    return Layout(nodes, per_node, socket_split(per_node, caps))
+
+
+def socket_split(gpus: int, caps: tuple[int, ...]) -> tuple[int, ...]:
+    """Split GPUs over sockets as evenly as their caps allow, fuller sockets first."""
+    split = [0] * len(caps)
+    for _ in range(gpus):
+        open_sockets = [i for i, cap in enumerate(caps) if split[i] < cap]
+        split[min(open_sockets, key=lambda i: (split[i], i))] += 1
+    return tuple(split)
+
+
+def cheapest_memory(
+    required_gb: float, cpu: Cpu, platform: Platform, modules: tuple[MemoryModule, ...]
+) -> MemoryChoice | None:
+    """Return the cheapest ECC RDIMM population: same DIMM on every channel, 1 or 2 per channel."""
+    channels = cpu.memory_channels * platform.sockets
+    slots = platform.dimm_slots_per_socket * platform.sockets
+    best = None
+    for module in modules:
+        if module.ddr_gen != cpu.ddr_gen or not (module.ecc and module.registered):
+            continue
+        for per_channel in (1, 2):
+            count = channels * per_channel
+            if count > slots or count * module.capacity_gb < required_gb:
+                continue
+            choice = MemoryChoice(module, count)
+            if best is None or (choice.price, count) < (best.price, best.count):
+                best = choice
+    return best
+
+
+def cheapest_psus(required_w: int, bays: int, psus: tuple[Psu, ...]) -> PsuChoice | None:
+    """Return the cheapest redundant PSU set whose working units cover `required_w`."""
+    best = None
+    for psu in psus:
+        active = max(1, math.ceil(required_w / psu.rated_w))
+        for scheme in REDUNDANCY:
+            count = 2 * active if scheme == "N+N" else active + 1
+            if count > bays:
+                continue
+            label = f"{active}+{count - active}"
+            choice = PsuChoice(psu, count, label, active * psu.rated_w)
+            if best is None or (choice.price, -count) < (best.price, -best.count):
+                best = choice
+    return best
+
+
+@dataclass
+class Search:
+    """The state of one recommendation search."""
+
+    workload: Workload
+    catalog: Catalog
+    rules: RuleParams
+    limit: int
+    max_nodes: int
+    found: dict[str, Recommendation] = field(default_factory=dict)  # best per GPU slug
+    pairings: dict[str, Recommendation] = field(default_factory=dict)  # by scenario code
+    explored: int = 0
+    rejections: Counter = field(default_factory=Counter)
+    memory_choices: dict[tuple, MemoryChoice | None] = field(default_factory=dict)
+    psu_choices: dict[tuple[int, int], PsuChoice | None] = field(default_factory=dict)
+
+    def memory_for(self, required_gb: float, cpu: Cpu, platform: Platform) -> MemoryChoice | None:
+        key = (required_gb, cpu.ddr_gen, cpu.memory_channels, platform.sockets,
+               platform.dimm_slots_per_socket)  # fmt: skip
+        if key not in self.memory_choices:
+            self.memory_choices[key] = cheapest_memory(
+                required_gb, cpu, platform, self.catalog.memory
+            )
+        return self.memory_choices[key]
+
+    def psus_for(self, required_w: int, bays: int) -> PsuChoice | None:
+        key = (required_w, bays)
+        if key not in self.psu_choices:
+            self.psu_choices[key] = cheapest_psus(required_w, bays, self.catalog.psus)
+        return self.psu_choices[key]
+
+    @property
+    def trains(self) -> bool:
+        return self.workload.mode in (Mode.TRAIN, Mode.FINETUNE)
+
+    def bound(self, gpu: Gpu) -> float:
+        """Return the price a build of this GPU must beat to matter."""
+        own = self.found.get(gpu.slug)
+        bounds = [own.monthly_price] if own else []
+        if len(self.found) >= self.limit:
+            bounds.append(
+                heapq.nsmallest(self.limit, (r.monthly_price for r in self.found.values()))[-1]
+            )
+        return min(bounds, default=math.inf)
+
+    def consider(self, candidate: Recommendation) -> None:
+        gpu = candidate.build.gpu.slug
+        current = self.found.get(gpu)
+        if current is None or rank_key(candidate) < rank_key(current):
+            self.found[gpu] = candidate
+
+
+def rank_key(item: Recommendation) -> tuple[float, float]:
+    """Cheapest first; at equal price, the better balanced."""
+    return (round(item.monthly_price, 2), -item.evaluation.balance.overall)
+
+
+def _cpu_prefilter(build: Build, workload: Workload, rules: RuleParams) -> list[str]:
+    """Return the codes of the engine checks that fail on the CPU side alone."""
+    cpu_checks = (
+        checks.legacy_pcie_platform,
+        checks.low_base_clock,
+        checks.pcie_lane_budget,
+        checks.cpu_threads_per_gpu,
+    )
+    failing = []
+    for check in cpu_checks:
+        finding = check(build, workload, rules)
+        if finding.status == Status.FAIL:
+            failing.append(finding.code)
+    return failing
+
+
+def complete(
+    search: Search,
+    gpu: Gpu,
+    platform: Platform,
+    cpu: Cpu,
+    plan: Layout,
+    bound: float,
+    memory_min_gb: int = 0,
+) -> Recommendation | None:
+    """Complete one (GPU, platform, CPU) choice into a priced, evaluated build, or None."""
+    workload, rules, catalog = search.workload, search.rules, search.catalog
+    sockets = platform.sockets
+    nics, nic = 0, None
+    if plan.nodes > 1 and search.trains:
+        nics = math.ceil(plan.per_node / GPUS_PER_NIC)
+        nic = _cheapest_nic(catalog.nics)
+        if nic is None or nics > platform.nic_slots:
+            search.rejections["nic"] += 1
+            return None
+    need = memory_requirement(plan.per_node, gpu.memory_gb, rules)
+    memory = search.memory_for(max(need.required_gb, memory_min_gb), cpu, platform)
+    if memory is None:
+        search.rejections["memory_population"] += 1
+        return None
+    draft = Build(
+        cpu=cpu,
+        cpu_count=sockets,
+        gpu=gpu,
+        gpu_count=plan.per_node,
+        gpus_per_socket=plan.split,
+        memory_gb=memory.total_gb,
+        memory_ecc=True,
+        psu_watts=0,
+        nvlink=gpu.has_nvlink and platform.nvlink != "none",
+        numa_binding=True,
+        nodes=plan.nodes,
+        platform_pcie_gen=platform.pcie_gen,
+        dimm_count=memory.count,
+        nics=nics,
+        nic_lanes=nic.pcie_lanes if nic else 16,
+        nic_tdp_w=nic.tdp_w if nic else 25,
+        pcie_switch_uplinks=platform.pcie_switch_uplinks,
+    )
+    failing = _cpu_prefilter(draft, workload, rules)
+    if failing:
+        search.rejections.update(failing)
+        return None
+    psus = search.psus_for(power_budget(draft, rules).required_w, platform.psu_bays)
+    if psus is None:
+        search.rejections["psu_bays"] += 1
+        return None
+    node_price = (
+        platform.monthly_price
+        + sockets * cpu.monthly_price
+        + plan.per_node * gpu.monthly_price
+        + memory.price
+        + psus.price
+        + (nics * nic.monthly_price if nic else 0.0)
+    )
+    price = plan.nodes * node_price
+    if price >= bound:
+        return None
+    build = replace(draft, psu_watts=psus.usable_w)
+    evaluation = evaluate(build, rules, workload)
+    search.explored += 1
+    if evaluation.verdict != Verdict.ACCEPT:
+        search.rejections.update(evaluation.failed_codes or ("balance",))
+        return None
+    bom = [
+        Line("platform", platform.slug, platform.name, 1, platform.monthly_price),
+        Line("cpu", cpu.slug, cpu.name, sockets, cpu.monthly_price),
+        Line("gpu", gpu.slug, gpu.name, plan.per_node, gpu.monthly_price),
+        Line(
+            "memory",
+            memory.module.slug,
+            memory.module.name,
+            memory.count,
+            memory.module.monthly_price,
+        ),
+        Line("psu", psus.psu.slug, psus.psu.name, psus.count, psus.psu.monthly_price),
+    ]
+    if nic:
+        bom.append(Line("nic", nic.slug, nic.name, nics, nic.monthly_price))
+    return Recommendation(
+        build=build,
+        platform=platform,
+        bom=tuple(bom),
+        evaluation=evaluation,
+        monthly_price=round(price, 2),
+        why="",
+        nic=nic,
+        psu_scheme=psus.scheme,
+    )
+
+
+def _cheapest_nic(nics: tuple[Nic, ...]) -> Nic | None:
+    fast = [nic for nic in nics if nic.speed_gbps >= NIC_SPEED_MIN_GBPS]
+    return min(fast, key=lambda nic: (nic.monthly_price, -nic.speed_gbps), default=None)
+
+
+def _gpu_total(workload: Workload, gpu: Gpu, max_gpus: int) -> int | None:
+    """Return the GPUs (all nodes) a build of this GPU uses, or None when it cannot hold it."""
+    if workload.gpu_count:
+        sizing = size_workload(workload, workload.gpu_count, gpu.memory_gb)
+        return workload.gpu_count if sizing.per_gpu_gb <= gpu.memory_gb else None
+    return gpus_needed(workload, gpu.memory_gb, max_gpus=max_gpus)
+
+
+def _search_gpu(search: Search, gpu: Gpu, total: int, platforms, cpus_by_socket) -> None:
+    exact = search.workload.gpu_count is not None
+    fewest_nodes = 1
+    for platform in platforms:
+        if not platform.takes_gpu(gpu):
+            continue
+        bound = search.bound(gpu)
+        # Platforms come cheapest first: once even the GPUs and this platform cost more than
+        # the bound, every later platform does too.
+        if total * gpu.monthly_price + fewest_nodes * platform.monthly_price >= bound:
+            break
+        plan = layout(total, platform, search.rules, exact=exact)
+        if plan is None or plan.nodes > search.max_nodes:
+            continue
+        for cpu in cpus_by_socket.get(platform.cpu_socket, ()):
+            if cpu.max_sockets < platform.sockets:
+                continue
+            bound = search.bound(gpu)
+            base = plan.nodes * (
+                platform.monthly_price
+                + plan.per_node * gpu.monthly_price
+                + platform.sockets * cpu.monthly_price
+            )
+            if base >= bound:
+                break  # CPUs come cheapest first
+            candidate = complete(search, gpu, platform, cpu, plan, bound)
+            if candidate is not None:
+                search.consider(candidate)
+
+
+def _scenario_candidates(search: Search, scenarios: Iterable[Scenario], totals) -> None:
+    catalog = search.catalog
+    for scenario in scenarios:
+        if not scenario.matches(search.workload):
+            continue
+        cpu = catalog.find("cpus", scenario.cpu_slug)
+        for gpu_slug in scenario.gpu_slugs:
+            gpu = catalog.find("gpus", gpu_slug)
+            if cpu is None or gpu is None or gpu.slug not in totals:
+                continue
+            platforms = (
+                [catalog.find("platforms", scenario.platform_slug)]
+                if scenario.platform_slug
+                else catalog.platforms
+            )
+            for platform in platforms:
+                if (
+                    platform is None
+                    or not platform.takes_gpu(gpu)
+                    or platform.cpu_socket != cpu.socket
+                ):
+                    continue
+                plan = layout(
+                    totals[gpu.slug],
+                    platform,
+                    search.rules,
+                    exact=search.workload.gpu_count is not None,
+                )
+                if plan is None or plan.nodes > search.max_nodes:
+                    continue
+                candidate = complete(search, gpu, platform, cpu, plan, math.inf, scenario.memory_gb)
+                if candidate is not None:
+                    pairing = replace(candidate, scenario=scenario.code)
+                    kept = search.pairings.get(scenario.code)
+                    if kept is None or rank_key(pairing) < rank_key(kept):
+                        search.pairings[scenario.code] = pairing
+                    search.consider(pairing)
+                    break
+
+
+def recommend(
+    workload: Workload,
+    catalog: Catalog,
+    rules: RuleParams,
+    scenarios: Iterable[Scenario] = (),
+    *,
+    limit: int = 5,
+    max_nodes: int = 16,
+) -> Recommendations:
+    """Return up to `limit` accepted builds, one per GPU type, cheapest first; or why none."""
+    search = Search(workload, catalog, rules, limit, max_nodes)
+    gpus = [g for g in catalog.gpus if not workload.gpu or g.slug == workload.gpu]
+    max_gpus = max_nodes * max((sum(p.gpu_slots) for p in catalog.platforms), default=0)
+    totals = {}
+    for gpu in gpus:
+        total = _gpu_total(workload, gpu, max_gpus) if max_gpus else None
+        if total is not None:
+            totals[gpu.slug] = total
+    _scenario_candidates(search, scenarios, totals)
+
+    platforms = sorted(catalog.platforms, key=lambda p: p.monthly_price)
+    cpus_by_socket: dict[str, list[Cpu]] = {}
+    for cpu in sorted(catalog.cpus, key=lambda c: c.monthly_price):
+        cpus_by_socket.setdefault(cpu.socket, []).append(cpu)
+    for gpu in sorted(
+        (g for g in gpus if g.slug in totals), key=lambda g: totals[g.slug] * g.monthly_price
+    ):
+        if totals[gpu.slug] * gpu.monthly_price >= search.bound(gpu):
+            if len(search.found) >= limit:
+                break  # GPUs come cheapest first: no later one can enter the top `limit`
+            continue
+        _search_gpu(search, gpu, totals[gpu.slug], platforms, cpus_by_socket)
+
+    # The guide's matching pairings are always shown; the cheapest other builds fill the list.
+    pairings = list(search.pairings.values())
+    others = [r for r in sorted(search.found.values(), key=rank_key) if r.scenario is None]
+    ranked = sorted(pairings + others[: max(limit - len(pairings), 0)], key=rank_key)
+    builds = tuple(replace(item, why=explain(item, workload, rules, scenarios)) for item in ranked)
+    reason = None if builds else no_build_reason(search, gpus, totals, max_gpus)
+    return Recommendations(builds, reason, search.explored)
+
+
+def explain(item: Recommendation, workload: Workload, rules: RuleParams, scenarios) -> str:
+    """Say in plain words why this build serves the workload."""
+    build = item.build
+    total = build.gpu_count * build.nodes
+    sizing = size_workload(workload, total, build.gpu.memory_gb)
+    where = f"{build.nodes} nodes × {build.gpu_count}" if build.nodes > 1 else f"{build.gpu_count}"
+    parts = [
+        f"{where} × {build.gpu.name} hold the {num(workload.model_params_b)}B {workload.mode} "
+        f"job: {num(sizing.per_gpu_gb)} of {build.gpu.memory_gb} GB per GPU"
+        + ("" if workload.gpu_count else f", the fewest {build.gpu.name} that fit")
+        + "."
+    ]
+    accumulation = [note for note in sizing.assumptions if note.startswith("gradient accumulation")]
+    if accumulation:
+        parts.append(accumulation[0][0].upper() + accumulation[0][1:] + ".")
+    threads = build.threads / build.gpu_count
+    cpu_line = f"{build.cpu_count} × {build.cpu.name} give {num(threads)} threads per GPU"
+    if workload.mode == Mode.INFER and workload.batch_size <= rules.small_batch_max:
+        cpu_line += f" at a {num(build.cpu.base_ghz)} GHz base clock for small-batch scheduling"
+    parts.append(cpu_line + ".")
+    need = memory_requirement(build.gpu_count, build.gpu.memory_gb, rules)
+    memory = next(line for line in item.bom if line.kind == "memory")
+    parts.append(
+        f"{build.memory_gb} GB ECC RAM ({memory.qty} × {memory.name}) covers the "
+        f"{num(need.required_gb)} GB the rules ask for {_count(build.gpu_count, 'GPU')}."
+    )
+    power = power_budget(build, rules)
+    psu = next(line for line in item.bom if line.kind == "psu")
+    parts.append(
+        f"{psu.qty} × {psu.name} ({item.psu_scheme}) give {build.psu_watts} W usable for a "
+        f"{power.required_w} W need."
+    )
+    if item.nic:
+        parts.append(
+            f"{build.nics} × {item.nic.name} per node (one per GPU pair) carry the "
+            "traffic between nodes."
+        )
+    if item.scenario:
+        scenario = next((s for s in scenarios if s.code == item.scenario), None)
+        if scenario:
+            pairing = f"{scenario.code} ({scenario.name})"
+            parts.append(f"The guide's standard pairing {pairing}: {scenario.result}.")
+    parts.append(f"Balance {num(item.evaluation.balance.overall)}.")
+    return " ".join(parts)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def no_build_reason(search: Search, gpus: list[Gpu], totals: dict[str, int], max_gpus: int) -> str:
+    """Say, with numbers, why no build serves the workload."""
+    workload = search.workload
+    if not gpus:
+        return (
+            f"The catalog offers no GPU {workload.gpu!r}."
+            if workload.gpu
+            else "The catalog offers no GPU."
+        )
+    if not totals:
+        largest = max(gpus, key=lambda g: g.memory_gb)
+        count = workload.gpu_count or max_gpus
+        if not count:
+            return "The catalog offers no platform for these GPUs."
+        sizing = size_workload(workload, count, largest.memory_gb)
+        said = (
+            f"{num(workload.model_params_b)}B {workload.mode} needs {num(sizing.per_gpu_gb)} GB "
+            f"per GPU over {count} GPUs ({num(sizing.total_gb)} GB in all); the largest GPU "
+            f"offered, the {largest.name}, has {largest.memory_gb} GB"
+        )
+        if not workload.gpu_count:
+            return f"{said}, and {search.max_nodes} nodes ({count} GPUs) is the most a build spans."
+        fewest = gpus_needed(workload, largest.memory_gb, max_gpus=max_gpus or count)
+        if fewest is None:
+            return f"{said}."
+        return f"{said}: it takes at least {fewest} × {largest.name}."
+    if not search.rejections:
+        names = ", ".join(sorted(g.name for g in gpus if g.slug in totals))
+        return f"No offered platform and CPU take the GPUs that fit ({names})."
+    common = ", ".join(f"{code} ({count}×)" for code, count in search.rejections.most_common(3))
+    return f"Every candidate build was rejected by the rules; most often: {common}."

@@ -1,0 +1,54 @@
+"""POST /api/v1/sizing: the GPU memory a workload needs, with its breakdown."""
+
+import json
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+URL = "/api/v1/sizing"
+API_EXAMPLE = {
+    "model_params_b": 7, "mode": "train", "batch_size": 4, "context_length": 2048,
+    "precision": "bf16", "gpu_count": 8, "layers": 32, "hidden_size": 4096,
+    "attention_heads": 32, "kv_heads": 32, "vocab_size": 32000,
+}  # fmt: skip
+
+
+def size(client, workload: dict):
+    return client.post(URL, json.dumps({"workload": workload}), content_type="application/json")
+
+
+def test_api_example_is_near_the_published_calculators(client):
+    body = size(client, API_EXAMPLE).json()
+    assert body["gpu_count"] == 8
+    assert body["total_gb"] == pytest.approx(139.9, rel=0.05)
+    assert body["per_gpu_gb"] == pytest.approx(17.5, rel=0.05)
+    assert set(body["breakdown"]) == {"weights", "gradients", "optimizer", "activations",
+                                      "kv_cache", "overhead"}  # fmt: skip
+    assert any("ZeRO-3" in note for note in body["assumptions"])
+
+
+def test_70b_fp16_inference_weights_are_140_gb(client):
+    body = size(client, {"model_params_b": 70, "mode": "infer", "precision": "fp16"}).json()
+    assert body["breakdown"]["weights"] == pytest.approx(140, rel=0.001)
+    assert body["per_gpu_gb"] is None
+
+
+def test_named_gpu_gets_the_fewest_that_hold_it(client):
+    body = size(client, {"model_params_b": 70, "mode": "infer", "gpu": "H100-80G-SXM"}).json()
+    assert (body["gpu"], body["gpus_needed"]) == ("h100-80g-sxm", 2)
+
+
+@pytest.mark.parametrize(
+    ("workload", "path"),
+    [
+        ({"mode": "train"}, "workload.model_params_b"),
+        ({"model_params_b": 7}, "workload.mode"),
+        ({"model_params_b": 7, "mode": "train", "precision": "fp4"}, "workload.precision"),
+        ({"model_params_b": 7, "mode": "train", "gpu": "nope"}, "workload.gpu"),
+        ({"model_params_b": 7, "mode": "train", "context_length": 0}, "workload.context_length"),
+    ],
+)
+def test_bad_workload_is_400_naming_the_field(client, workload, path):
+    response = size(client, workload)
+    assert response.status_code == 400
+    assert path in response.json()["errors"]
