@@ -1,7 +1,9 @@
 """Run every benchmark: `python -m bench`."""
 
-from bench import bench_evaluate
+from bench import bench_evaluate, bench_recommend
 
 if __name__ == "__main__":
     print("== evaluate")
     bench_evaluate.run()
+    print("\n== recommend, by catalog size")
+    bench_recommend.run()

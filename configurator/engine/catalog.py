@@ -3,10 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 
 from configurator.engine.build import Cpu, Gpu, MemoryModule, Nic, Platform, Psu
+
+IDENTITY = frozenset({"slug", "name", "monthly_price"})
+
+
+def _cheapest_distinct(items: tuple) -> tuple:
+    """Keep, of items alike in every spec, the cheapest (first listed on a tie)."""
+    best: dict[tuple, object] = {}
+    for item in items:
+        key = tuple(getattr(item, f.name) for f in fields(item) if f.name not in IDENTITY)
+        if key not in best or item.monthly_price < best[key].monthly_price:
+            best[key] = item
+    kept = set(map(id, best.values()))
+    return tuple(item for item in items if id(item) in kept)
 
 
 def _index(items: tuple) -> Mapping[str, object]:
@@ -34,6 +47,21 @@ class Catalog:
     def __post_init__(self) -> None:
         kinds = ("cpus", "gpus", "memory", "psus", "nics", "platforms")
         object.__setattr__(self, "_by_key", {k: _index(getattr(self, k)) for k in kinds})
+
+    def cheapest_distinct(self) -> Catalog:
+        """Return the catalog without items that a cheaper one matches in every spec.
+
+        Such an item can never be part of a cheapest build, so a search over the rest finds
+        the same answers; many suppliers listing one part then cost the search nothing.
+        """
+        return Catalog(
+            cpus=_cheapest_distinct(self.cpus),
+            gpus=_cheapest_distinct(self.gpus),
+            memory=_cheapest_distinct(self.memory),
+            psus=_cheapest_distinct(self.psus),
+            nics=_cheapest_distinct(self.nics),
+            platforms=_cheapest_distinct(self.platforms),
+        )
 
     def find(self, kind: str, key: str) -> object | None:
         """Return the item of a kind whose slug or name is `key` (case-insensitive)."""

@@ -228,6 +228,9 @@ class Search:
             self.psu_choices[key] = cheapest_psus(required_w, bays, self.catalog.psus)
         return self.psu_choices[key]
 
+    def __post_init__(self) -> None:
+        self.nic = _cheapest_nic(self.catalog.nics)
+
     @property
     def trains(self) -> bool:
         return self.workload.mode in (Mode.TRAIN, Mode.FINETUNE)
@@ -280,12 +283,12 @@ def complete(
     memory_min_gb: int = 0,
 ) -> Recommendation | None:
     """Complete one (GPU, platform, CPU) choice into a priced, evaluated build, or None."""
-    workload, rules, catalog = search.workload, search.rules, search.catalog
+    workload, rules = search.workload, search.rules
     sockets = platform.sockets
     nics, nic = 0, None
     if plan.nodes > 1 and search.trains:
         nics = math.ceil(plan.per_node / GPUS_PER_NIC)
-        nic = _cheapest_nic(catalog.nics)
+        nic = search.nic
         if nic is None or nics > platform.nic_slots:
             search.rejections["nic"] += 1
             return None
@@ -403,20 +406,30 @@ def _search_gpu(search: Search, gpu: Gpu, total: int, platforms, cpus_by_socket)
             )
             if base >= bound:
                 break  # CPUs come cheapest first
+            explored = search.explored
             candidate = complete(search, gpu, platform, cpu, plan, bound)
             if candidate is not None:
                 search.consider(candidate)
+            elif search.explored > explored:
+                # Evaluated and rejected. The CPU-side checks passed before evaluation and the
+                # memory and PSUs were sized to the rules, so what failed is this GPU on this
+                # platform (NVLink, capacity, placement): no other CPU changes that.
+                break
 
 
-def _scenario_candidates(search: Search, scenarios: Iterable[Scenario], totals) -> None:
-    catalog = search.catalog
+def _scenario_candidates(
+    search: Search, catalog: Catalog, scenarios: Iterable[Scenario], max_gpus: int
+) -> None:
     for scenario in scenarios:
         if not scenario.matches(search.workload):
             continue
         cpu = catalog.find("cpus", scenario.cpu_slug)
         for gpu_slug in scenario.gpu_slugs:
             gpu = catalog.find("gpus", gpu_slug)
-            if cpu is None or gpu is None or gpu.slug not in totals:
+            if search.workload.gpu and gpu is not None and gpu.slug != search.workload.gpu:
+                continue
+            total = _gpu_total(search.workload, gpu, max_gpus) if cpu and gpu else None
+            if total is None:
                 continue
             platforms = (
                 [catalog.find("platforms", scenario.platform_slug)]
@@ -431,7 +444,7 @@ def _scenario_candidates(search: Search, scenarios: Iterable[Scenario], totals) 
                 ):
                     continue
                 plan = layout(
-                    totals[gpu.slug],
+                    total,
                     platform,
                     search.rules,
                     exact=search.workload.gpu_count is not None,
@@ -458,15 +471,20 @@ def recommend(
     max_nodes: int = 16,
 ) -> Recommendations:
     """Return up to `limit` accepted builds, one per GPU type, cheapest first; or why none."""
+    named = catalog  # scenarios name their parts by slug
+    catalog = catalog.cheapest_distinct()
     search = Search(workload, catalog, rules, limit, max_nodes)
     gpus = [g for g in catalog.gpus if not workload.gpu or g.slug == workload.gpu]
+    if workload.gpu and not gpus:
+        gpus = [g for g in named.gpus if g.slug == workload.gpu]
     max_gpus = max_nodes * max((sum(p.gpu_slots) for p in catalog.platforms), default=0)
     totals = {}
     for gpu in gpus:
         total = _gpu_total(workload, gpu, max_gpus) if max_gpus else None
         if total is not None:
             totals[gpu.slug] = total
-    _scenario_candidates(search, scenarios, totals)
+    if max_gpus:
+        _scenario_candidates(search, named, scenarios, max_gpus)
 
     platforms = sorted(catalog.platforms, key=lambda p: p.monthly_price)
     cpus_by_socket: dict[str, list[Cpu]] = {}

@@ -1,0 +1,51 @@
+"""Recommend builds on the seed catalog and on synthetic catalogs 10× and 100× its size.
+
+Target (issue: recommender): ≤ 100 ms per recommendation in-process at 10×, and time growing
+no faster than linearly with catalog size. The seed catalog, measured in the same run, is
+the baseline of the ratios.
+"""
+
+from bench.harness import django_setup, per_call_seconds
+from bench.synthetic import scaled, size
+
+WORKLOADS = {
+    "70B train, batch 64": {"model_params_b": 70, "mode": "train", "batch_size": 64},
+    "175B train, batch 8": {"model_params_b": 175, "mode": "train", "batch_size": 8},
+    "13B LoRA fine-tune": {"model_params_b": 13, "mode": "finetune", "finetune_method": "lora"},
+    "7B infer, batch 1": {"model_params_b": 7, "mode": "infer", "batch_size": 1},
+    "70B infer, batch 32": {"model_params_b": 70, "mode": "infer", "batch_size": 32},
+}
+FACTORS = (1, 10, 100)
+
+
+def run() -> dict[str, dict[int, float]]:
+    django_setup()
+    from configurator import selectors
+    from configurator.engine.recommend import recommend
+    from configurator.inputs import workload_from_input
+    from configurator.schemas import WorkloadIn
+
+    catalog, rules = selectors.snapshots()
+    params = rules.current[rules.default].params
+    catalogs = {k: scaled(catalog.offered, k) for k in FACTORS}
+    results: dict[str, dict[int, float]] = {}
+    header = "".join(f"{f'{k}× ({size(c)} items)':>22}" for k, c in catalogs.items())
+    print(f"{'workload':24}{header}   {'100× ÷ 1×':>10}")
+    for label, raw in WORKLOADS.items():
+        workload = workload_from_input(WorkloadIn.model_validate(raw))
+        times = {}
+        for k, scaled_catalog in catalogs.items():
+            calls = 20 if k < 100 else 5
+            times[k] = per_call_seconds(
+                lambda c=scaled_catalog, w=workload: recommend(w, c, params, rules.scenarios),
+                calls=calls,
+                rounds=5,
+            )
+        results[label] = times
+        cells = "".join(f"{times[k] * 1e3:>19.1f} ms" for k in FACTORS)
+        print(f"{label:24}{cells}   {times[100] / times[1]:>9.1f}×")
+    return results
+
+
+if __name__ == "__main__":
+    run()
