@@ -5,6 +5,8 @@ no faster than linearly with catalog size. The seed catalog, measured in the sam
 the baseline of the ratios.
 """
 
+import json
+
 from bench.harness import django_setup, per_call_seconds
 from bench.synthetic import scaled, size
 
@@ -44,6 +46,15 @@ def run() -> dict[str, dict[int, float]]:
         results[label] = times
         cells = "".join(f"{times[k] * 1e3:>19.1f} ms" for k in FACTORS)
         print(f"{label:24}{cells}   {times[100] / times[1]:>9.1f}×")
+
+    from django.test import Client
+
+    client = Client()
+    body = json.dumps({"workload": WORKLOADS["70B train, batch 64"]})
+    api = per_call_seconds(
+        lambda: client.post("/api/v1/recommend", body, content_type="application/json"), calls=20
+    )
+    print(f"POST /api/v1/recommend, 70B train, seed catalog, full stack: {api * 1e3:.1f} ms")
     return results
 
 
