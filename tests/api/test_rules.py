@@ -105,7 +105,8 @@ def test_published_versions_are_immutable():
 def test_openapi_document_describes_the_endpoints(client):
     spec = client.get("/api/v1/openapi.json").json()
     assert spec["openapi"].startswith("3.")
-    for path in ("/api/v1/catalog", "/api/v1/evaluate", "/api/v1/rules"):
+    for path in ("/api/v1/catalog", "/api/v1/evaluate", "/api/v1/rules", "/api/v1/sizing",
+                 "/api/v1/recommend"):  # fmt: skip
         assert path in spec["paths"]
 
 
