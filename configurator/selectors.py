@@ -199,13 +199,6 @@ def snapshots() -> tuple[CatalogSnapshot, RulesSnapshot]:
     return _catalog_at(tokens.get(CATALOG, "")), _rules_at(tokens.get(RULES, ""))
 
 
-def catalog_item_by_slug_or_name(model, value: str):
-    """Return the catalog row whose slug, or else whose name, matches (case-insensitively)."""
-    value = value.strip()
-    item = model.objects.filter(slug=value.lower()).first()
-    return item or model.objects.filter(name__iexact=value).first()
-
-
 def rule_version_current(profile_slug: str | None = None) -> RuleSetVersion:
     """Return the latest version of a profile (the default profile when none is named).
 
