@@ -29,7 +29,7 @@ from configurator.schemas import (
 api = NinjaAPI(
     title="Balanced GPU node configurator API",
     version="1",
-    description="Catalog, build evaluation and baseline rules of the configurator.",
+    description="Catalog, build evaluation, workload sizing, recommendations and baseline rules.",
     urls_namespace="api-v1",
     docs_url="docs",
 )

@@ -44,3 +44,19 @@ def test_home_marks_placeholder_prices(client):
 
 def test_admin_login_page_loads(client):
     assert client.get(reverse("admin:login")).status_code == 200
+
+
+def test_pages_carry_a_nonce_based_content_security_policy(client):
+    policy = client.get(reverse("catalog:home")).headers["Content-Security-Policy"]
+    assert "script-src 'self' 'nonce-" in policy
+    assert "frame-ancestors 'none'" in policy
+
+
+def test_api_docs_are_served_from_local_static_files(client):
+    html = client.get("/api/v1/docs").content.decode()
+    assert "/static/ninja/swagger-ui-bundle.js" in html
+    assert "cdn" not in html.lower()
+
+
+def test_health_probe_answers(client):
+    assert client.get("/healthz").json() == {"status": "ok"}
