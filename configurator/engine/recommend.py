@@ -41,8 +41,6 @@ from configurator.engine.power import power_budget
 from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import gpus_needed, size_workload
 
-GPUS_PER_NIC = 2  # one NIC per GPU pair (domain.md §8: "one NIC per GPU or GPU pair")
-NIC_SPEED_MIN_GBPS = 200  # 200/400 Gb/s InfiniBand or RoCE for multi-node training
 REDUNDANCY = ("N+N", "N+1")  # preferred first; a rental node never runs without a spare PSU
 
 
@@ -229,7 +227,7 @@ class Search:
         return self.psu_choices[key]
 
     def __post_init__(self) -> None:
-        self.nic = _cheapest_nic(self.catalog.nics)
+        self.nic = _cheapest_nic(self.catalog.nics, self.rules.nic_speed_gbps_min)
 
     @property
     def trains(self) -> bool:
@@ -287,7 +285,7 @@ def complete(
     sockets = platform.sockets
     nics, nic = 0, None
     if plan.nodes > 1 and search.trains:
-        nics = math.ceil(plan.per_node / GPUS_PER_NIC)
+        nics = math.ceil(plan.per_node / rules.gpus_per_nic)
         nic = search.nic
         if nic is None or nics > platform.nic_slots:
             search.rejections["nic"] += 1
@@ -368,8 +366,8 @@ def complete(
     )
 
 
-def _cheapest_nic(nics: tuple[Nic, ...]) -> Nic | None:
-    fast = [nic for nic in nics if nic.speed_gbps >= NIC_SPEED_MIN_GBPS]
+def _cheapest_nic(nics: tuple[Nic, ...], speed_min: int) -> Nic | None:
+    fast = [nic for nic in nics if nic.speed_gbps >= speed_min]
     return min(fast, key=lambda nic: (nic.monthly_price, -nic.speed_gbps), default=None)
 
 
@@ -468,11 +466,11 @@ def recommend(
     scenarios: Iterable[Scenario] = (),
     *,
     limit: int = 5,
-    max_nodes: int = 16,
 ) -> Recommendations:
     """Return up to `limit` accepted builds, one per GPU type, cheapest first; or why none."""
     named = catalog  # scenarios name their parts by slug
     catalog = catalog.cheapest_distinct()
+    max_nodes = rules.recommend_max_nodes
     search = Search(workload, catalog, rules, limit, max_nodes)
     gpus = [g for g in catalog.gpus if not workload.gpu or g.slug == workload.gpu]
     if workload.gpu and not gpus:
@@ -541,9 +539,10 @@ def explain(item: Recommendation, workload: Workload, rules: RuleParams, scenari
         f"{power.required_w} W need."
     )
     if item.nic:
+        share = _count(rules.gpus_per_nic, "GPU")
         parts.append(
-            f"{build.nics} × {item.nic.name} per node (one per GPU pair) carry the "
-            "traffic between nodes."
+            f"{build.nics} × {item.nic.name} per node (one per {share}) carry the traffic "
+            "between nodes."
         )
     if item.scenario:
         scenario = next((s for s in scenarios if s.code == item.scenario), None)

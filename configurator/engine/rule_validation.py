@@ -35,6 +35,9 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "balance_score_min": (0, 100),
     "balance_margin": (0, 100),
     "over_provision_penalty": (0, 100),
+    "gpus_per_nic": (1, 16),
+    "nic_speed_gbps_min": (1, 3200),
+    "recommend_max_nodes": (1, 1024),
 }
 
 

@@ -43,6 +43,11 @@ class RuleParams:
     balance_score_min: float = 85
     balance_margin: float = 5
     over_provision_penalty: float = 10
+    # Recommender: multi-node training gets one NIC of at least this speed per `gpus_per_nic`
+    # GPUs (domain.md §8: one NIC per GPU or GPU pair), over at most `recommend_max_nodes`.
+    gpus_per_nic: int = 2
+    nic_speed_gbps_min: int = 200
+    recommend_max_nodes: int = 16
 
     @classmethod
     def from_mapping(cls, values: dict[str, object]) -> RuleParams:

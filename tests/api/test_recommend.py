@@ -48,12 +48,12 @@ def test_every_returned_build_is_accepted_when_posted_back(client):
         assert evaluate(client, item["build"], TRAIN_70B)["verdict"] == "accept"
 
 
-def test_multi_node_training_has_a_nic_per_gpu_pair(client):
+def test_multi_node_training_has_a_nic_per_gpu_pair_by_default(client):
     multi = [b for b in recommend(client, TRAIN_70B)["builds"] if b["build"]["nodes"] > 1]
     assert multi
     for item in multi:
         build = item["build"]
-        assert build["nics"] == -(-build["gpu_count"] // 2)
+        assert build["nics"] == -(-build["gpu_count"] // RuleParams().gpus_per_nic)
         assert any(line["kind"] == "nic" and line["qty"] == build["nics"] for line in build["bom"])
 
 

@@ -170,7 +170,7 @@ def test_gpu_preference_and_count_are_met():
     for item in found.builds:
         assert item.build.gpu.slug == "h100-80g-sxm"
         assert item.build.gpu_count * item.build.nodes == 16
-        assert item.build.nics == item.build.gpu_count // 2
+        assert item.build.nics == item.build.gpu_count // RULES.gpus_per_nic
 
 
 def test_nothing_fits_says_why_with_numbers():
@@ -204,3 +204,14 @@ def test_every_recommendation_is_accepted_by_the_engine(params, mode, batch, con
     assert bool(found.builds) != bool(found.reason)
     for item in found.builds:
         assert evaluate(item.build, RULES, workload).verdict == Verdict.ACCEPT
+
+
+def test_nic_share_and_node_limit_come_from_the_rules():
+    workload = Workload(13, Mode.TRAIN, batch_size=4, gpu="h100-80g-sxm", gpu_count=16)
+    one_per_gpu = replace(RULES, gpus_per_nic=1)
+    hgx = CATALOG.find("platforms", "hgx-h100")
+    assert recommend(workload, CATALOG, one_per_gpu).builds == (), "8 NICs need 8 NIC slots"
+    roomy = replace(CATALOG, platforms=(replace(hgx, nic_slots=8),))
+    (item,) = recommend(workload, roomy, one_per_gpu).builds
+    assert item.build.nics == item.build.gpu_count
+    assert recommend(workload, CATALOG, replace(RULES, recommend_max_nodes=1)).builds == ()
