@@ -13,6 +13,7 @@ from ninja.security import django_auth
 from catalog.kinds import KINDS
 from catalog.selectors import catalog_items
 from configurator import services
+from configurator.engine.rules import RuleParams
 from configurator.inputs import InputErrors
 from configurator.schemas import (
     ErrorsOut,
@@ -151,7 +152,7 @@ def rules_out(version) -> dict[str, object]:
     return {
         "version": version.version,
         "profile": version.profile.slug,
-        "parameters": version.parameters,
+        "parameters": RuleParams.from_mapping(version.parameters).as_dict(),
         "published_at": version.created_at.isoformat(),
         "published_by": version.created_by.get_username() if version.created_by else None,
     }

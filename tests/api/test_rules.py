@@ -119,3 +119,8 @@ def test_catalog_lists_every_kind_with_slugs_and_specs(client):
     assert all(
         {"slug", "name", "monthly_price"} <= set(item) for items in body.values() for item in items
     )
+
+
+def test_get_rules_shows_every_parameter_in_force(client):
+    # Version 1 was stored before some parameters existed; the defaults fill them in.
+    assert set(client.get(URL).json()["parameters"]) == set(RuleParams.names())
