@@ -122,5 +122,9 @@ def test_catalog_lists_every_kind_with_slugs_and_specs(client):
 
 
 def test_get_rules_shows_every_parameter_in_force(client):
-    # Version 1 was stored before some parameters existed; the defaults fill them in.
-    assert set(client.get(URL).json()["parameters"]) == set(RuleParams.names())
+    # A version stored before some parameters existed: the defaults fill them in.
+    profile = RuleSetVersion.objects.get(version=1, profile__is_default=True).profile
+    RuleSetVersion.objects.create(profile=profile, version=2, parameters={"small_batch_max": 8})
+    parameters = client.get(URL).json()["parameters"]
+    assert set(parameters) == set(RuleParams.names())
+    assert parameters["small_batch_max"] == 8
