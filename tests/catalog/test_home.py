@@ -60,3 +60,15 @@ def test_api_docs_are_served_from_local_static_files(client):
 
 def test_health_probe_answers(client):
     assert client.get("/healthz").json() == {"status": "ok"}
+
+
+def test_home_page_speaks_chinese(client):
+    client.cookies["django_language"] = "zh-hans"
+    html = client.get(reverse("catalog:home")).content.decode()
+    assert "硬件目录" in html and "元 / 月" in html and "平台" in html
+
+
+def test_language_switch_sets_chinese(client):
+    response = client.post("/i18n/setlang/", {"language": "zh-hans", "next": "/"})
+    assert response.status_code == 302
+    assert "均衡 GPU 服务器配置器" in client.get("/").content.decode()
