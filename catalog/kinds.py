@@ -81,6 +81,7 @@ KINDS: tuple[Kind, ...] = (
             "nvlink",
             "dimm_slots_per_socket",
             "psu_bays",
+            "psu_max_w",
             "max_power_w",
             "nic_slots",
             "nvme_bays",

@@ -235,6 +235,9 @@ class Platform(CatalogItem):
     nvlink = models.CharField(_("NVLink"), max_length=10, choices=NvlinkKind)
     dimm_slots_per_socket = models.PositiveSmallIntegerField(_("DIMM slots per socket"))
     psu_bays = models.PositiveSmallIntegerField(_("PSU bays"))
+    psu_max_w = models.PositiveIntegerField(
+        _("largest PSU per bay W"), help_text=_("The highest-rated PSU module a bay takes.")
+    )
     max_power_w = models.PositiveIntegerField(_("maximum system power W"))
     nic_slots = models.PositiveSmallIntegerField(_("NIC slots (x16)"), default=2)
     nvme_bays = models.PositiveSmallIntegerField(_("NVMe bays"), default=4)
@@ -245,7 +248,9 @@ class Platform(CatalogItem):
         verbose_name = _("platform")
         verbose_name_plural = _("platforms")
         constraints = [
-            *CatalogItem.positive("sockets", "gpu_slots_socket0", "psu_bays", "max_power_w"),
+            *CatalogItem.positive(
+                "sockets", "gpu_slots_socket0", "psu_bays", "psu_max_w", "max_power_w"
+            ),
             price_constraint(),
             models.CheckConstraint(
                 condition=Q(sockets__in=[1, 2]), name="catalog_platform_sockets_1_or_2"

@@ -107,6 +107,7 @@ def platform_spec(platform: catalog.Platform) -> engine.Platform:
         nvlink=platform.nvlink,
         dimm_slots_per_socket=platform.dimm_slots_per_socket,
         psu_bays=platform.psu_bays,
+        psu_max_w=platform.psu_max_w,
         max_power_w=platform.max_power_w,
         nic_slots=platform.nic_slots,
         nvme_bays=platform.nvme_bays,

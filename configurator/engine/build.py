@@ -129,6 +129,7 @@ class Platform:
     nic_slots: int
     nvme_bays: int
     gpu_slugs: frozenset[str] = frozenset()
+    psu_max_w: int = 0  # the highest-rated PSU a bay takes; 0: no limit known
     monthly_price: float = 0.0
 
     def takes_gpu(self, gpu: Gpu) -> bool:

@@ -130,14 +130,17 @@ class MemoryChoice:
         return self.count * self.module.monthly_price
 
 
-def layout(total: int, platform: Platform, rules: RuleParams, *, exact: bool) -> Layout | None:
+def layout(
+    total: int, platform: Platform, rules: RuleParams, *, exact: bool, per_node_cap: int = 0
+) -> Layout | None:
     """Spread `total` GPUs over the fewest identical nodes of a platform, or None.
 
-    A socket carries at most `gpus_per_socket_max` GPUs and no more than its slots; `exact`
-    (a GPU count the customer asked for) needs the nodes to share the GPUs evenly.
+    A socket carries at most `gpus_per_socket_max` GPUs and no more than its slots, a node at
+    most `per_node_cap` (0: no cap); `exact` (a GPU count the customer asked for) needs the
+    nodes to share the GPUs evenly.
     """
     caps = tuple(min(slots, rules.gpus_per_socket_max) for slots in platform.gpu_slots)
-    per_node_max = sum(caps)
+    per_node_max = min(sum(caps), per_node_cap or sum(caps))
     if per_node_max <= 0:
         return None
     nodes = math.ceil(total / per_node_max)
@@ -179,10 +182,17 @@ def cheapest_memory(
     return best
 
 
-def cheapest_psus(required_w: int, bays: int, psus: tuple[Psu, ...]) -> PsuChoice | None:
-    """Return the cheapest redundant PSU set whose working units cover `required_w`."""
+def cheapest_psus(
+    required_w: int, bays: int, psus: tuple[Psu, ...], bay_max_w: int = 0
+) -> PsuChoice | None:
+    """Return the cheapest redundant PSU set whose working units cover `required_w`.
+
+    Only PSUs a bay takes count: rated at most `bay_max_w` (0: any).
+    """
     best = None
     for psu in psus:
+        if bay_max_w and psu.rated_w > bay_max_w:
+            continue
         active = max(1, math.ceil(required_w / psu.rated_w))
         for scheme in REDUNDANCY:
             count = 2 * active if scheme == "N+N" else active + 1
@@ -209,7 +219,20 @@ class Search:
     explored: int = 0
     rejections: Counter = field(default_factory=Counter)
     memory_choices: dict[tuple, MemoryChoice | None] = field(default_factory=dict)
-    psu_choices: dict[tuple[int, int], PsuChoice | None] = field(default_factory=dict)
+    psu_choices: dict[tuple[int, int, int], PsuChoice | None] = field(default_factory=dict)
+
+    def plan(self, total: int, platform: Platform) -> Layout | None:
+        """Lay the GPUs out on the platform, within its NIC slots when nodes must talk."""
+        exact = self.workload.gpu_count is not None
+        plan = layout(total, platform, self.rules, exact=exact)
+        if plan and plan.nodes > 1 and self.trains:
+            # Every node needs a NIC per `gpus_per_nic` GPUs: fewer GPUs per node may fit.
+            cap = platform.nic_slots * self.rules.gpus_per_nic
+            if plan.per_node > cap:
+                plan = layout(total, platform, self.rules, exact=exact, per_node_cap=cap)
+        if plan is None or plan.nodes > self.max_nodes:
+            return None
+        return plan
 
     def memory_for(self, required_gb: float, cpu: Cpu, platform: Platform) -> MemoryChoice | None:
         key = (required_gb, cpu.ddr_gen, cpu.memory_channels, platform.sockets,
@@ -220,10 +243,12 @@ class Search:
             )
         return self.memory_choices[key]
 
-    def psus_for(self, required_w: int, bays: int) -> PsuChoice | None:
-        key = (required_w, bays)
+    def psus_for(self, required_w: int, platform: Platform) -> PsuChoice | None:
+        key = (required_w, platform.psu_bays, platform.psu_max_w)
         if key not in self.psu_choices:
-            self.psu_choices[key] = cheapest_psus(required_w, bays, self.catalog.psus)
+            self.psu_choices[key] = cheapest_psus(
+                required_w, platform.psu_bays, self.catalog.psus, platform.psu_max_w
+            )
         return self.psu_choices[key]
 
     def __post_init__(self) -> None:
@@ -318,7 +343,7 @@ def complete(
     if failing:
         search.rejections.update(failing)
         return None
-    psus = search.psus_for(power_budget(draft, rules).required_w, platform.psu_bays)
+    psus = search.psus_for(power_budget(draft, rules).required_w, platform)
     if psus is None:
         search.rejections["psu_bays"] += 1
         return None
@@ -380,7 +405,6 @@ def _gpu_total(workload: Workload, gpu: Gpu, max_gpus: int) -> int | None:
 
 
 def _search_gpu(search: Search, gpu: Gpu, total: int, platforms, cpus_by_socket) -> None:
-    exact = search.workload.gpu_count is not None
     fewest_nodes = 1
     for platform in platforms:
         if not platform.takes_gpu(gpu):
@@ -390,8 +414,8 @@ def _search_gpu(search: Search, gpu: Gpu, total: int, platforms, cpus_by_socket)
         # the bound, every later platform does too.
         if total * gpu.monthly_price + fewest_nodes * platform.monthly_price >= bound:
             break
-        plan = layout(total, platform, search.rules, exact=exact)
-        if plan is None or plan.nodes > search.max_nodes:
+        plan = search.plan(total, platform)
+        if plan is None:
             continue
         for cpu in cpus_by_socket.get(platform.cpu_socket, ()):
             if cpu.max_sockets < platform.sockets:
@@ -441,13 +465,8 @@ def _scenario_candidates(
                     or platform.cpu_socket != cpu.socket
                 ):
                     continue
-                plan = layout(
-                    total,
-                    platform,
-                    search.rules,
-                    exact=search.workload.gpu_count is not None,
-                )
-                if plan is None or plan.nodes > search.max_nodes:
+                plan = search.plan(total, platform)
+                if plan is None:
                     continue
                 candidate = complete(search, gpu, platform, cpu, plan, math.inf, scenario.memory_gb)
                 if candidate is not None:

@@ -210,8 +210,23 @@ def test_nic_share_and_node_limit_come_from_the_rules():
     workload = Workload(13, Mode.TRAIN, batch_size=4, gpu="h100-80g-sxm", gpu_count=16)
     one_per_gpu = replace(RULES, gpus_per_nic=1)
     hgx = CATALOG.find("platforms", "hgx-h100")
-    assert recommend(workload, CATALOG, one_per_gpu).builds == (), "8 NICs need 8 NIC slots"
+    (four_slots,) = recommend(workload, CATALOG, one_per_gpu).builds
+    assert (four_slots.build.gpu_count, four_slots.build.nics) == (4, 4), "4 NIC slots"
     roomy = replace(CATALOG, platforms=(replace(hgx, nic_slots=8),))
     (item,) = recommend(workload, roomy, one_per_gpu).builds
-    assert item.build.nics == item.build.gpu_count
+    assert item.build.nics == item.build.gpu_count == 8
     assert recommend(workload, CATALOG, replace(RULES, recommend_max_nodes=1)).builds == ()
+
+
+def test_multi_node_nodes_hold_no_more_gpus_than_their_nic_slots_serve():
+    spr = CATALOG.find("platforms", "spr-10gpu")
+    two_nic_slots = replace(CATALOG, platforms=(replace(spr, nic_slots=2),))
+    workload = Workload(13, Mode.TRAIN, batch_size=4, gpu="a800-80g-pcie", gpu_count=16)
+    (item,) = recommend(workload, two_nic_slots, RULES).builds
+    assert item.build.gpu_count == 2 * RULES.gpus_per_nic  # 4 per node, not 8
+    assert (item.build.nodes, item.build.nics) == (4, 2)
+
+
+def test_psus_must_fit_the_platforms_bays():
+    assert cheapest_psus(3500, 4, PSUS, bay_max_w=2000).psu.rated_w == 2000
+    assert cheapest_psus(3500, 2, PSUS, bay_max_w=2000) is None
