@@ -55,7 +55,9 @@ class RuleProfileFormBase(forms.ModelForm):
         return {
             name: self.cleaned_data[name]
             for name in PARAMETER_FIELDS
-            if name in self.changed_data or not self.instance.versions.exists()
+            if name in self.changed_data
+            or self.instance.pk is None
+            or not self.instance.versions.exists()
         }
 
 

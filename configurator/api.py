@@ -24,6 +24,7 @@ from configurator.schemas import (
     RulesOut,
     RulesPatchIn,
     SizingOut,
+    Text,
     WorkloadRequestIn,
 )
 
@@ -45,6 +46,8 @@ def field_path(loc: tuple | list) -> str:
     parts = [str(part) for part in loc]
     if parts[:1] == ["body"]:
         parts = parts[2:]
+    elif parts[:1] in (["query"], ["path"]):
+        parts = parts[1:]
     return ".".join(parts) or "body"
 
 
@@ -75,8 +78,11 @@ def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 @api.get("/catalog", tags=["catalog"])
 def catalog(request: HttpRequest) -> dict[str, list[dict[str, object]]]:
-    """List every offered catalog item by kind, with its specs and monthly price (CNY)."""
-    return {kind.key: [catalog_entry(kind, item) for item in catalog_items(kind)] for kind in KINDS}
+    """List every catalog item by kind, with its specs, monthly price (CNY) and `offered`."""
+    return {
+        kind.key: [catalog_entry(kind, item) for item in catalog_items(kind, offered_only=False)]
+        for kind in KINDS
+    }
 
 
 def catalog_entry(kind, item) -> dict[str, object]:
@@ -88,6 +94,7 @@ def catalog_entry(kind, item) -> dict[str, object]:
         "monthly_price": float(item.monthly_price),
         "currency": "CNY",
         "price_is_placeholder": item.price_is_placeholder,
+        "offered": item.offered,
     }
     for name in kind.specs:
         value = getattr(item, name)
@@ -118,7 +125,7 @@ def recommend(request: HttpRequest, payload: RecommendIn):
 
 
 @api.get("/rules", response={200: RulesOut, 400: ErrorsOut}, tags=["rules"])
-def rules(request: HttpRequest, profile: str | None = None):
+def rules(request: HttpRequest, profile: Text | None = None):
     """Return the current version of the default (or the named) rule profile."""
     return rules_out(services.rule_version_for(profile))
 

@@ -8,6 +8,10 @@ class ConfiguratorConfig(AppConfig):
     verbose_name = _("Configurator")
 
     def ready(self) -> None:
-        from configurator.revisions import connect_signals
+        from django.db.models.signals import post_migrate
+
+        from configurator.revisions import connect_signals, revisions_renew
 
         connect_signals()
+        # Data migrations write through historical models, which send no signals.
+        post_migrate.connect(revisions_renew, sender=self, dispatch_uid="revisions-after-migrate")

@@ -20,6 +20,18 @@ def revision_bump(name: str) -> None:
     Revision.objects.update_or_create(name=name, defaults={"token": uuid4().hex})
 
 
+def revisions_renew(**kwargs) -> None:
+    """Give every revision a new token (after `migrate`, whose data steps send no signals)."""
+    from configurator.models import Revision
+
+    using = kwargs.get("using", "default")
+    if Revision._meta.db_table in connection.introspection.table_names():
+        for name in (CATALOG, RULES):
+            Revision.objects.using(using).update_or_create(
+                name=name, defaults={"token": uuid4().hex}
+            )
+
+
 def revision_tokens() -> dict[str, str]:
     """Return the current token of every revision in one query."""
     from configurator.models import Revision

@@ -4,13 +4,23 @@ Numbers are strict (a string is not a count) and bounded, so absurd input is ref
 field it came from instead of reaching the engine.
 """
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from ninja import Schema
-from pydantic import ConfigDict, Field
+from pydantic import AfterValidator, ConfigDict, Field
 
 Mode = Literal["train", "finetune", "infer"]
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4"]
+
+
+def _no_nul(value: str) -> str:
+    # Databases such as PostgreSQL cannot store or compare NUL characters.
+    if "\x00" in value:
+        raise ValueError("must not contain NUL characters")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_no_nul)]
 
 MAX_GPUS_PER_NODE = 16
 MAX_NODES = 1024
@@ -21,9 +31,9 @@ class StrictSchema(Schema):
 
 
 class BuildIn(StrictSchema):
-    cpu: str = Field(min_length=1, max_length=120, description="CPU slug or catalog name")
+    cpu: Text = Field(min_length=1, max_length=120, description="CPU slug or catalog name")
     cpu_count: int = Field(ge=1, le=2, description="Sockets: 1 or 2")
-    gpu: str = Field(min_length=1, max_length=120, description="GPU slug or catalog name")
+    gpu: Text = Field(min_length=1, max_length=120, description="GPU slug or catalog name")
     gpu_count: int = Field(ge=1, le=MAX_GPUS_PER_NODE, description="GPUs in one node")
     gpus_per_socket: list[int] | None = Field(
         None, min_length=1, max_length=2, description="GPUs on each socket; default: even split"
@@ -35,9 +45,9 @@ class BuildIn(StrictSchema):
     numa_binding: bool = True
     nodes: int = Field(1, ge=1, le=MAX_NODES)
     nics: int = Field(0, ge=0, le=16, description="High-speed NICs (InfiniBand/RoCE) per node")
-    nic: str | None = Field(None, max_length=120, description="NIC slug; default x16, 25 W")
+    nic: Text | None = Field(None, max_length=120, description="NIC slug; default x16, 25 W")
     nvme: int = Field(0, ge=0, le=32, description="NVMe drives per node")
-    platform: str | None = Field(None, max_length=120, description="Platform slug")
+    platform: Text | None = Field(None, max_length=120, description="Platform slug")
     dimm_count: int | None = Field(None, ge=1, le=64, description="DIMMs per node")
     bom: list[dict] | None = Field(
         None, description="Bill of materials, as /recommend returns it; informational only"
@@ -52,7 +62,7 @@ class WorkloadIn(StrictSchema):
     context_length: int = Field(2048, ge=1, le=4_194_304)
     finetune_method: Literal["full", "lora", "qlora"] = "full"
     gpu_count: int | None = Field(None, ge=1, le=MAX_GPUS_PER_NODE * MAX_NODES)
-    gpu: str | None = Field(None, max_length=120)
+    gpu: Text | None = Field(None, max_length=120)
     layers: int | None = Field(None, ge=1, le=1000)
     hidden_size: int | None = Field(None, ge=1, le=262144)
     attention_heads: int | None = Field(None, ge=1, le=4096)
@@ -63,7 +73,7 @@ class WorkloadIn(StrictSchema):
 class EvaluateIn(StrictSchema):
     build: BuildIn
     workload: WorkloadIn | None = None
-    profile: str | None = Field(None, max_length=64, description="Rule profile; default profile")
+    profile: Text | None = Field(None, max_length=64, description="Rule profile; default profile")
 
 
 class WorkloadRequestIn(StrictSchema):
@@ -72,14 +82,14 @@ class WorkloadRequestIn(StrictSchema):
 
 class RecommendIn(StrictSchema):
     workload: WorkloadIn
-    profile: str | None = Field(None, max_length=64, description="Rule profile; default profile")
+    profile: Text | None = Field(None, max_length=64, description="Rule profile; default profile")
     limit: int = Field(5, ge=1, le=20, description="How many builds at most")
 
 
 class RulesPatchIn(StrictSchema):
     parameters: dict[str, int | float] = Field(min_length=1)
-    profile: str | None = Field(None, max_length=64)
-    note: str = Field("", max_length=300)
+    profile: Text | None = Field(None, max_length=64)
+    note: Text = Field("", max_length=300)
 
 
 class ErrorsOut(Schema):

@@ -180,7 +180,8 @@ def scenario_spec(row: ScenarioRow) -> Scenario:
 
 
 @lru_cache(maxsize=4)
-def _rules_at(token: str) -> RulesSnapshot:
+def _rules_at(token: str, catalog_token: str) -> RulesSnapshot:
+    # Scenarios name catalog parts, so a catalog change renews this snapshot too.
     current: dict[str, RuleVersionRef] = {}
     default = ""
     for version in RuleSetVersion.objects.select_related("profile").order_by("version"):
@@ -197,7 +198,8 @@ def _rules_at(token: str) -> RulesSnapshot:
 def snapshots() -> tuple[CatalogSnapshot, RulesSnapshot]:
     """Return the current catalog and rules, from the process cache while they are unchanged."""
     tokens = revision_tokens()
-    return _catalog_at(tokens.get(CATALOG, "")), _rules_at(tokens.get(RULES, ""))
+    catalog_token = tokens.get(CATALOG, "")
+    return _catalog_at(catalog_token), _rules_at(tokens.get(RULES, ""), catalog_token)
 
 
 def rule_version_current(profile_slug: str | None = None) -> RuleSetVersion:

@@ -36,8 +36,14 @@ def build_evaluate(payload: EvaluateIn) -> dict[str, object]:
         build = build_from_input(payload.build, catalog.everything)
     except InputErrors as error:
         errors.merge(error)
+    workload = None
+    if payload.workload:
+        try:
+            slug = _gpu_slug(payload.workload, catalog.everything)
+            workload = replace(workload_from_input(payload.workload), gpu=slug)
+        except InputErrors as error:
+            errors.merge(error)
     errors.raise_if_any()
-    workload = workload_from_input(payload.workload) if payload.workload else None
     result = evaluate(build, version.params, workload).as_dict()
     result["ruleset"] = version.as_dict()
     return result
@@ -161,6 +167,8 @@ def ruleset_publish(
         for name, value in parameters.items()
         if value != previous[name] or current is None
     }
+    if current is not None and not diff:
+        return current  # nothing changes: no new version
     return RuleSetVersion.objects.create(
         profile=profile,
         version=(current.version + 1) if current else 1,

@@ -199,23 +199,31 @@ def socket_overload(build: Build, workload: Workload | None, rules: RuleParams) 
 
 
 def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
-    """NUMA dimension: GPUs even across sockets, none over the maximum, none cross-NUMA."""
+    """NUMA dimension: enough sockets, GPUs even across them, none over the maximum or remote."""
     loads = socket_loads(build)
     limit = rules.gpus_per_socket_max
     spread = max(loads) - min(loads)
     numbers = {
+        "sockets": build.cpu_count,
+        "sockets_min": rules.sockets_min,
         "busiest_socket": max(loads),
         "gpus_per_socket_max": limit,
         "spread": spread,
         "gpus_cross_numa": build.gpus_cross_numa,
     }
     problems, fixes = [], []
+    if build.cpu_count < rules.sockets_min:
+        problems.append(
+            f"{_plural(build.cpu_count, 'socket')}; the baseline is a {rules.sockets_min}-socket "
+            "node, each CPU serving the GPUs on its own side"
+        )
+        fixes.append(f"use a {rules.sockets_min}-socket platform")
     overloaded = _overloaded_sockets(loads, limit)
     if overloaded:
         problems.append(f"{overloaded}, above {limit} per socket")
     elif spread > 1:
         problems.append(f"GPUs per socket {split_label(loads)} are uneven")
-    if overloaded or spread > 1:
+    if (overloaded or spread > 1) and build.cpu_count >= rules.sockets_min:
         fixes.append(_split_fix(build, rules))
     if build.gpus_cross_numa > 0:
         problems.append(f"{_plural(build.gpus_cross_numa, 'GPU')} served across NUMA nodes")

@@ -225,7 +225,7 @@ class Search:
         """Lay the GPUs out on the platform, within its NIC slots when nodes must talk."""
         exact = self.workload.gpu_count is not None
         plan = layout(total, platform, self.rules, exact=exact)
-        if plan and plan.nodes > 1 and self.trains:
+        if plan and plan.nodes > 1:
             # Every node needs a NIC per `gpus_per_nic` GPUs: fewer GPUs per node may fit.
             cap = platform.nic_slots * self.rules.gpus_per_nic
             if plan.per_node > cap:
@@ -253,10 +253,6 @@ class Search:
 
     def __post_init__(self) -> None:
         self.nic = _cheapest_nic(self.catalog.nics, self.rules.nic_speed_gbps_min)
-
-    @property
-    def trains(self) -> bool:
-        return self.workload.mode in (Mode.TRAIN, Mode.FINETUNE)
 
     def bound(self, gpu: Gpu) -> float:
         """Return the price a build of this GPU must beat to matter."""
@@ -309,7 +305,7 @@ def complete(
     workload, rules = search.workload, search.rules
     sockets = platform.sockets
     nics, nic = 0, None
-    if plan.nodes > 1 and search.trains:
+    if plan.nodes > 1:
         nics = math.ceil(plan.per_node / rules.gpus_per_nic)
         nic = search.nic
         if nic is None or nics > platform.nic_slots:
@@ -517,7 +513,7 @@ def recommend(
         _search_gpu(search, gpu, totals[gpu.slug], platforms, cpus_by_socket)
 
     # The guide's matching pairings are always shown; the cheapest other builds fill the list.
-    pairings = list(search.pairings.values())
+    pairings = sorted(search.pairings.values(), key=rank_key)[:limit]
     others = [r for r in sorted(search.found.values(), key=rank_key) if r.scenario is None]
     ranked = sorted(pairings + others[: max(limit - len(pairings), 0)], key=rank_key)
     builds = tuple(replace(item, why=explain(item, workload, rules, scenarios)) for item in ranked)

@@ -24,6 +24,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "memory_per_gpu_gb_min": (0, 4096),
     "memory_headroom_target": (0.01, 5),
     "gpus_per_socket_max": (1, 16),
+    "sockets_min": (1, 2),
     "nvlink_model_params_b_min": (0, 100000),
     "psu_floor_w_4gpu": (0, 100000),
     "psu_floor_w_8gpu": (0, 100000),

@@ -26,8 +26,10 @@ class RuleParams:
     memory_floor_gb_8gpu: int = 512
     memory_per_gpu_gb_min: int = 0  # NVIDIA RA: 128; 0 turns it off
     memory_headroom_target: float = 0.25
-    # NUMA: each CPU serves the GPUs on its own side, at most 4 [guide §2, §4 P4].
+    # NUMA: each CPU serves the GPUs on its own side, at most 4 [guide §2, §4 P4], in a
+    # dual-socket node [guide §2 "baseline threshold (dual socket)"; NVIDIA RA: ≥ 2 sockets].
     gpus_per_socket_max: int = 4
+    sockets_min: int = 2
     # P5: multi-GPU training of models above this size needs NVLink [decision §6].
     nvlink_model_params_b_min: float = 13
     # P7: floors are minimums; the need is component TDPs × headroom [decision §6].

@@ -211,3 +211,10 @@ def test_api_example_is_accepted_as_documented(post_json, example):
     body = post_json(URL, example).json()
     assert body["verdict"] == "accept", [c for c in body["checks"] if c["status"] == "fail"]
     assert checks_by_code(body)["capacity"]["status"] == "pass"
+
+
+def test_unknown_workload_gpu_is_refused(post_json, example):
+    example["workload"]["gpu"] = "voodoo-5"
+    response = post_json(URL, example)
+    assert response.status_code == 400
+    assert "workload.gpu" in response.json()["errors"]

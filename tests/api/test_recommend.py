@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from catalog.models import Gpu
 from configurator.engine.rules import RuleParams
 
 pytestmark = pytest.mark.django_db
@@ -155,3 +156,25 @@ def test_every_recommendation_round_trips_to_accept(
     assert body["builds"] or body["reason"]
     for item in body["builds"]:
         assert evaluate(client, item["build"], workload)["verdict"] == "accept"
+
+
+def test_limit_holds_even_when_several_recipes_match(client):
+    workload = {"model_params_b": 13, "mode": "finetune", "finetune_method": "lora"}
+    assert len(recommend(client, workload, limit=1)["builds"]) == 1
+
+
+def test_recipe_follows_a_renamed_catalog_part(client):
+    workload = {"model_params_b": 7, "mode": "infer", "batch_size": 64}
+    assert "S1" in {item["scenario"] for item in recommend(client, workload)["builds"]}
+    gpu = Gpu.objects.get(slug="l20")
+    gpu.slug = "nvidia-l20-48g"
+    gpu.save()
+    builds = recommend(client, workload)["builds"]
+    assert "S1" in {item["scenario"] for item in builds}
+
+
+def test_multi_node_inference_gets_nics_too(client):
+    body = recommend(client, {"model_params_b": 405, "mode": "infer", "batch_size": 32})
+    multi = [item["build"] for item in body["builds"] if item["build"]["nodes"] > 1]
+    assert multi
+    assert all(build["nics"] > 0 for build in multi)

@@ -128,3 +128,26 @@ def test_get_rules_shows_every_parameter_in_force(client):
     parameters = client.get(URL).json()["parameters"]
     assert set(parameters) == set(RuleParams.names())
     assert parameters["small_batch_max"] == 8
+
+
+def test_nul_characters_are_refused_not_stored(client, architect_client):
+    response = client.get(URL, {"profile": "a\x00b"})
+    assert response.status_code == 400
+    assert "profile" in response.json()["errors"]
+    response = patch(architect_client, {"parameters": {"small_batch_max": 8}, "note": "x\x00"})
+    assert response.status_code == 400
+    assert "note" in response.json()["errors"]
+
+
+def test_patch_that_changes_nothing_publishes_nothing(architect_client):
+    same = RuleParams().psu_floor_w_4gpu
+    response = patch(architect_client, {"parameters": {"psu_floor_w_4gpu": float(same)}})
+    assert response.status_code == 200
+    assert response.json()["version"] == 1
+    assert RuleSetVersion.objects.filter(profile__slug="operator-baseline").count() == 1
+
+
+def test_catalog_lists_every_item_and_says_which_are_offered(client):
+    cpus = {cpu["slug"]: cpu for cpu in client.get("/api/v1/catalog").json()["cpus"]}
+    assert cpus["xeon-e5-2680-v4"]["offered"] is False
+    assert cpus["xeon-gold-6530"]["offered"] is True

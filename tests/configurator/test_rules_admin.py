@@ -93,3 +93,25 @@ def test_versions_cannot_be_changed_or_deleted_in_the_admin(architect_client):
     url = reverse("admin:configurator_rulesetversion_delete", args=[version.pk])
     assert architect_client.post(url, {"post": "yes"}).status_code == 403
     assert RuleSetVersion.objects.filter(pk=version.pk).exists()
+
+
+def test_architect_adds_a_profile_in_the_admin_with_its_first_version(architect_client):
+    data = profile_form(RuleProfile.objects.get(is_default=True), small_batch_max=4)
+    data.update(slug="inference-strict", name="Inference, strict")
+    data.pop("is_default", None)
+    response = architect_client.post(reverse("admin:configurator_ruleprofile_add"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    profile = RuleProfile.objects.get(slug="inference-strict")
+    (version,) = profile.versions.all()
+    assert version.version == 1
+    assert version.parameters["small_batch_max"] == 4
+
+
+def test_migrate_renews_the_revision_tokens():
+    from configurator.revisions import revision_tokens, revisions_renew
+
+    before = revision_tokens()
+    revisions_renew()
+    after = revision_tokens()
+    assert set(after) == {"catalog", "rules"}
+    assert all(after[name] != before[name] for name in after)

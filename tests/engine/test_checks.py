@@ -280,7 +280,7 @@ def test_p4_fix_spreads_more_gpus_than_two_sockets_hold_over_nodes() -> None:
         pytest.param(2, (4, 3), "pass", id="4 + 3 differs by one"),
         pytest.param(2, (4, 2), "fail", id="4 + 2 uneven"),
         pytest.param(2, (5, 3), "fail", id="5 + 3 over the maximum"),
-        pytest.param(1, (4,), "pass", id="one socket at the maximum"),
+        pytest.param(1, (4,), "fail", id="one socket: the baseline is dual-socket"),
         pytest.param(1, (5,), "fail", id="one socket over the maximum"),
     ],
 )
@@ -291,6 +291,15 @@ def test_numa_wants_an_even_split_within_the_maximum(
     assert RULES.gpus_per_socket_max == 4
     build = s2(cpu_count=cpu_count, gpu_count=sum(split), gpus_per_socket=split)
     assert status(checks.numa_affinity, build) == expected
+
+
+def test_single_socket_passes_numa_only_when_the_profile_allows_one_socket() -> None:
+    build = s2(cpu_count=1, gpu_count=4, gpus_per_socket=(4,))
+    finding = checks.numa_affinity(build, None, RULES)
+    assert finding.status == "fail"
+    assert f"{RULES.sockets_min}-socket" in finding.detail and "platform" in finding.fix
+    one_socket_ok = replace(RULES, sockets_min=1)
+    assert checks.numa_affinity(build, None, one_socket_ok).status == "pass"
 
 
 def test_numa_fails_a_gpu_served_across_numa_nodes() -> None:
