@@ -6,7 +6,8 @@ revision tokens that every write renews (`configurator.revisions`): one small qu
 tells whether the snapshot still holds.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from decimal import Decimal
 from functools import lru_cache
 
 from catalog import models as catalog
@@ -20,99 +21,45 @@ from configurator.models import Scenario as ScenarioRow
 from configurator.revisions import CATALOG, RULES, revision_tokens
 
 
+def spec(row, kind: type, **derived):
+    """Return the engine's view of a catalog row: fields of the same name, plus `derived`.
+
+    Decimals (clocks, prices) become floats; fields the model names differently, or that the
+    engine derives, come in `derived`.
+    """
+    values = {}
+    for f in fields(kind):
+        if f.name in derived or not hasattr(row, f.name):
+            continue
+        value = getattr(row, f.name)
+        values[f.name] = float(value) if isinstance(value, Decimal) else value
+    return kind(**values, **derived)
+
+
 def cpu_spec(cpu: catalog.Cpu) -> engine.Cpu:
     """Return the engine's view of a catalog CPU."""
-    return engine.Cpu(
-        slug=cpu.slug,
-        name=cpu.name,
-        cores=cpu.cores,
-        threads=cpu.threads,
-        base_ghz=float(cpu.base_ghz),
-        boost_ghz=float(cpu.boost_ghz),
-        tdp_w=cpu.tdp_w,
-        pcie_gen=cpu.pcie_gen,
-        pcie_lanes=cpu.pcie_lanes,
-        pcie_lanes_2s=cpu.pcie_lanes_2s,
-        memory_channels=cpu.memory_channels,
-        ddr_gen=cpu.ddr_gen,
-        max_sockets=cpu.max_sockets,
-        socket=cpu.socket,
-        monthly_price=float(cpu.monthly_price),
-    )
+    return spec(cpu, engine.Cpu)
 
 
 def gpu_spec(gpu: catalog.Gpu) -> engine.Gpu:
     """Return the engine's view of a catalog GPU."""
-    return engine.Gpu(
-        slug=gpu.slug,
-        name=gpu.name,
-        memory_gb=gpu.memory_gb,
-        tdp_w=gpu.tdp_w,
-        pcie_gen=gpu.pcie_gen,
+    return spec(
+        gpu,
+        engine.Gpu,
         form_factor=engine.FormFactor(gpu.form_factor),
-        nvlink_gbps=gpu.nvlink_gbps,
-        ecc=gpu.ecc,
         datacenter=gpu.gpu_class == catalog.GpuClass.DATACENTER,
-        memory_type=gpu.memory_type,
-        monthly_price=float(gpu.monthly_price),
-    )
-
-
-def memory_spec(module: catalog.MemoryModule) -> engine.MemoryModule:
-    """Return the engine's view of a catalog DIMM."""
-    return engine.MemoryModule(
-        slug=module.slug,
-        name=module.name,
-        ddr_gen=module.ddr_gen,
-        capacity_gb=module.capacity_gb,
-        registered=module.registered,
-        ecc=module.ecc,
-        speed_mts=module.speed_mts,
-        monthly_price=float(module.monthly_price),
-    )
-
-
-def psu_spec(psu: catalog.Psu) -> engine.Psu:
-    """Return the engine's view of a catalog PSU."""
-    return engine.Psu(
-        slug=psu.slug, name=psu.name, rated_w=psu.rated_w, monthly_price=float(psu.monthly_price)
-    )
-
-
-def nic_spec(nic: catalog.Nic) -> engine.Nic:
-    """Return the engine's view of a catalog network card."""
-    return engine.Nic(
-        slug=nic.slug,
-        name=nic.name,
-        speed_gbps=nic.speed_gbps,
-        pcie_gen=nic.pcie_gen,
-        pcie_lanes=nic.pcie_lanes,
-        tdp_w=nic.tdp_w,
-        monthly_price=float(nic.monthly_price),
     )
 
 
 def platform_spec(platform: catalog.Platform) -> engine.Platform:
     """Return the engine's view of a catalog platform (its `gpus` prefetched)."""
     slots = (platform.gpu_slots_socket0, platform.gpu_slots_socket1)[: platform.sockets]
-    return engine.Platform(
-        slug=platform.slug,
-        name=platform.name,
-        sockets=platform.sockets,
-        cpu_socket=platform.cpu_socket,
-        pcie_gen=platform.pcie_gen,
+    return spec(
+        platform,
+        engine.Platform,
         gpu_form_factor=engine.FormFactor(platform.gpu_form_factor),
         gpu_slots=slots,
-        pcie_switch_uplinks=platform.pcie_switch_uplinks,
-        nvlink=platform.nvlink,
-        dimm_slots_per_socket=platform.dimm_slots_per_socket,
-        psu_bays=platform.psu_bays,
-        psu_max_w=platform.psu_max_w,
-        max_power_w=platform.max_power_w,
-        nic_slots=platform.nic_slots,
-        nvme_bays=platform.nvme_bays,
         gpu_slugs=frozenset(gpu.slug for gpu in platform.gpus.all()),
-        monthly_price=float(platform.monthly_price),
     )
 
 
@@ -125,9 +72,9 @@ class CatalogSnapshot:
 SPEC_OF = (
     ("cpus", catalog.Cpu, cpu_spec),
     ("gpus", catalog.Gpu, gpu_spec),
-    ("memory", catalog.MemoryModule, memory_spec),
-    ("psus", catalog.Psu, psu_spec),
-    ("nics", catalog.Nic, nic_spec),
+    ("memory", catalog.MemoryModule, lambda row: spec(row, engine.MemoryModule)),
+    ("psus", catalog.Psu, lambda row: spec(row, engine.Psu)),
+    ("nics", catalog.Nic, lambda row: spec(row, engine.Nic)),
     ("platforms", catalog.Platform, platform_spec),
 )
 

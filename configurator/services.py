@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from configurator import selectors
+from configurator.engine.build import Workload
 from configurator.engine.evaluate import evaluate
 from configurator.engine.recommend import Recommendation, recommend
 from configurator.engine.rule_validation import parameter_errors
@@ -29,18 +30,18 @@ def build_evaluate(payload: EvaluateIn) -> dict[str, object]:
     """Evaluate one build against the current rules; the answer names the rule version."""
     catalog, rules = selectors.snapshots()
     errors = InputErrors()
-    version = rules.current.get(payload.profile or rules.default)
-    if version is None:
-        errors.add("profile", f"Unknown rule profile {payload.profile!r}.")
+    version = build = workload = None
+    try:
+        version = _version_in(rules, payload.profile)
+    except InputErrors as error:
+        errors.merge(error)
     try:
         build = build_from_input(payload.build, catalog.everything)
     except InputErrors as error:
         errors.merge(error)
-    workload = None
     if payload.workload:
         try:
-            slug = _gpu_slug(payload.workload, catalog.everything)
-            workload = replace(workload_from_input(payload.workload), gpu=slug)
+            workload = _workload(payload.workload, catalog.everything)
         except InputErrors as error:
             errors.merge(error)
     errors.raise_if_any()
@@ -57,6 +58,19 @@ def _gpu_slug(workload: WorkloadIn, catalog) -> str | None:
     if gpu is None:
         raise InputErrors({"workload.gpu": [f"Unknown GPU {workload.gpu!r}."]})
     return gpu.slug
+
+
+def _version_in(rules: selectors.RulesSnapshot, profile: str | None) -> selectors.RuleVersionRef:
+    """Return the current version of a named (or the default) profile, or raise InputErrors."""
+    version = rules.current.get(profile or rules.default)
+    if version is None:
+        raise InputErrors({"profile": [f"Unknown rule profile {profile!r}."]})
+    return version
+
+
+def _workload(workload_in: WorkloadIn, catalog) -> Workload:
+    """Return the engine's workload, its preferred GPU resolved to a slug."""
+    return replace(workload_from_input(workload_in), gpu=_gpu_slug(workload_in, catalog))
 
 
 def workload_size(workload_in: WorkloadIn) -> dict[str, object]:
@@ -85,11 +99,8 @@ def workload_size(workload_in: WorkloadIn) -> dict[str, object]:
 def build_recommend(payload: RecommendIn) -> dict[str, object]:
     """Recommend priced builds that the rules accept for a workload, cheapest first."""
     catalog, rules = selectors.snapshots()
-    version = rules.current.get(payload.profile or rules.default)
-    if version is None:
-        raise InputErrors({"profile": [f"Unknown rule profile {payload.profile!r}."]})
-    slug = _gpu_slug(payload.workload, catalog.everything)
-    workload = replace(workload_from_input(payload.workload), gpu=slug)
+    version = _version_in(rules, payload.profile)
+    workload = _workload(payload.workload, catalog.everything)
     found = recommend(
         workload, catalog.offered, version.params, rules.scenarios, limit=payload.limit
     )

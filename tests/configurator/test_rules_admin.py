@@ -108,10 +108,12 @@ def test_architect_adds_a_profile_in_the_admin_with_its_first_version(architect_
 
 
 def test_migrate_renews_the_revision_tokens():
-    from configurator.revisions import revision_tokens, revisions_renew
+    from django.core.management.sql import emit_post_migrate_signal
+
+    from configurator.revisions import revision_tokens
 
     before = revision_tokens()
-    revisions_renew()
+    emit_post_migrate_signal(verbosity=0, interactive=False, db="default")
     after = revision_tokens()
     assert set(after) == {"catalog", "rules"}
     assert all(after[name] != before[name] for name in after)
