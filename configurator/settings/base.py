@@ -42,6 +42,7 @@ INSTALLED_APPS = [
     "ninja",
     "import_export",
     "simple_history",
+    "django_tasks_db",
     "catalog",
     "configurator",
 ]
@@ -144,6 +145,10 @@ IMPORT_EXPORT_USE_TRANSACTIONS = True
 IMPORT_EXPORT_SKIP_ADMIN_LOG = False
 IMPORT_EXPORT_IMPORT_PERMISSION_CODE = "change"
 IMPORT_EXPORT_EXPORT_PERMISSION_CODE = "view"
+
+# Background work (big imports, fleet audits, bulk PDFs) runs on Django's tasks API with the
+# database backend of django-tasks-db: `manage.py db_worker` runs the queue (README).
+TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 LOGGING = {
     "version": 1,
