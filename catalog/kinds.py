@@ -50,6 +50,10 @@ KINDS: tuple[Kind, ...] = (
             "nvlink_gbps",
             "ecc",
             "gpu_class",
+            "bf16_tflops",
+            "fp8_tflops",
+            "int8_tops",
+            "memory_bandwidth_gbs",
         ),
     ),
     Kind(

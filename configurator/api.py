@@ -3,6 +3,8 @@
 Every client mistake is a 400 of the form {"errors": {"<field path>": ["message", ...]}}.
 """
 
+from decimal import Decimal
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import NinjaAPI, Status
@@ -98,7 +100,7 @@ def catalog_entry(kind, item) -> dict[str, object]:
     }
     for name in kind.specs:
         value = getattr(item, name)
-        entry[name] = float(value) if name.endswith("_ghz") else value
+        entry[name] = float(value) if isinstance(value, Decimal) else value
     if kind.key == "platforms":
         entry["gpus"] = [gpu.slug for gpu in item.gpus.all()]
     return entry

@@ -63,10 +63,29 @@ class Gpu:
     datacenter: bool = True
     memory_type: str = ""
     monthly_price: float = 0.0
+    # Dense tensor throughput (datasheet, no sparsity) and memory bandwidth; 0: not known/none.
+    bf16_tflops: float = 0.0
+    fp8_tflops: float = 0.0
+    int8_tops: float = 0.0
+    memory_bandwidth_gbs: int = 0
 
     @property
     def has_nvlink(self) -> bool:
         return self.nvlink_gbps > 0
+
+    def peak_tflops(self, precision: str) -> float:
+        """Return the dense tensor throughput for a precision's matrix maths; 0 when unknown.
+
+        fp32 runs on TF32 tensor cores, half the 16-bit rate; int4 weight-only formats compute
+        in 16 bits; fp8 and int8 use their own tensor paths where the GPU has them.
+        """
+        if precision == "fp8":
+            return self.fp8_tflops
+        if precision == "int8":
+            return self.int8_tops
+        if precision == "fp32":
+            return self.bf16_tflops / 2
+        return self.bf16_tflops
 
 
 @dataclass(frozen=True, slots=True)

@@ -120,11 +120,26 @@ def rtx_4090() -> Gpu:
         ecc=False,
         datacenter=False,
         memory_type="GDDR6X",
+        bf16_tflops=165.2,
+        fp8_tflops=330.3,
+        int8_tops=660.6,
+        memory_bandwidth_gbs=1008,
     )
 
 
 def l20() -> Gpu:
-    return Gpu(slug="l20", name="L20", memory_gb=48, tdp_w=275, pcie_gen=4, memory_type="GDDR6")
+    return Gpu(
+        slug="l20",
+        name="L20",
+        memory_gb=48,
+        tdp_w=275,
+        pcie_gen=4,
+        memory_type="GDDR6",
+        bf16_tflops=119.5,
+        fp8_tflops=239,
+        int8_tops=239,
+        memory_bandwidth_gbs=864,
+    )
 
 
 def a800_pcie() -> Gpu:
@@ -136,6 +151,9 @@ def a800_pcie() -> Gpu:
         pcie_gen=4,
         nvlink_gbps=400,
         memory_type="HBM2e",
+        bf16_tflops=312,
+        int8_tops=624,
+        memory_bandwidth_gbs=1935,
     )
 
 
@@ -149,6 +167,9 @@ def a800_sxm() -> Gpu:
         form_factor=FormFactor.SXM,
         nvlink_gbps=400,
         memory_type="HBM2e",
+        bf16_tflops=312,
+        int8_tops=624,
+        memory_bandwidth_gbs=2039,
     )
 
 
@@ -162,6 +183,10 @@ def h100_sxm() -> Gpu:
         form_factor=FormFactor.SXM,
         nvlink_gbps=900,
         memory_type="HBM3",
+        bf16_tflops=989.4,
+        fp8_tflops=1978.9,
+        int8_tops=1978.9,
+        memory_bandwidth_gbs=3350,
     )
 
 
