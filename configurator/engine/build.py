@@ -190,6 +190,7 @@ class Build:
     nvme_lanes: int = 4
     nvme_tdp_w: int = 25
     pcie_switch_uplinks: int = 0
+    nic_speed_gbps: int = 0  # per NIC; 0: not known (the rules' minimum speed is assumed)
 
     @property
     def pcie_gen(self) -> int:
@@ -226,6 +227,9 @@ class Workload:
     `batch_size` is per GPU for training and concurrent sequences for inference.
     The shape fields are optional; sizing derives them from the parameter count when absent.
     `gpu_count` and `gpu` are preferences for the recommender (GPUs over all nodes).
+    The amount of work is optional: `train_tokens` (and a `deadline_days`) for training;
+    `concurrent_users`, `prompt_tokens`, `output_tokens` and `target_tokens_per_s` for
+    inference (docs/performance.md).
     """
 
     model_params_b: float
@@ -241,3 +245,24 @@ class Workload:
     attention_heads: int | None = None
     kv_heads: int | None = None
     vocab_size: int | None = None
+    train_tokens: float | None = None
+    deadline_days: float | None = None
+    concurrent_users: int | None = None
+    prompt_tokens: int | None = None
+    output_tokens: int | None = None
+    target_tokens_per_s: float | None = None
+
+    @property
+    def has_work(self) -> bool:
+        """Return whether the workload states an amount of work to time and price."""
+        if self.mode == Mode.INFER:
+            return any(
+                value is not None
+                for value in (
+                    self.concurrent_users,
+                    self.prompt_tokens,
+                    self.output_tokens,
+                    self.target_tokens_per_s,
+                )
+            )
+        return self.train_tokens is not None
