@@ -93,7 +93,11 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
         if nic is None:
             errors.add(f"{prefix}.nic", f"Unknown network card {data.nic!r}.")
     errors.raise_if_any()
-    nic_specs = {"nic_lanes": nic.pcie_lanes, "nic_tdp_w": nic.tdp_w} if nic else {}
+    nic_specs = (
+        {"nic_lanes": nic.pcie_lanes, "nic_tdp_w": nic.tdp_w, "nic_speed_gbps": nic.speed_gbps}
+        if nic
+        else {}
+    )
     return engine.Build(
         cpu=cpu,
         cpu_count=data.cpu_count,
@@ -115,14 +119,45 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
     )
 
 
-def workload_from_input(data: WorkloadIn) -> engine.Workload:
-    """Return the engine's Workload."""
+TRAIN_WORK = ("train_tokens", "deadline_days")
+INFER_WORK = ("concurrent_users", "prompt_tokens", "output_tokens", "target_tokens_per_s")
+
+
+def _work_errors(data: WorkloadIn, prefix: str) -> InputErrors:
+    """Return what is wrong with the amount of work: fields of the other mode, lengths."""
+    errors = InputErrors()
+    infer = data.mode == "infer"
+    for name in INFER_WORK if not infer else TRAIN_WORK:
+        if getattr(data, name) is not None:
+            mode = "inference" if not infer else "training and fine-tuning"
+            errors.add(f"{prefix}.{name}", f"Only for {mode}; mode is {data.mode!r}.")
+    if data.deadline_days is not None and data.train_tokens is None:
+        errors.add(f"{prefix}.deadline_days", "Give train_tokens: a deadline needs the work.")
+    length = (data.prompt_tokens or 0) + (data.output_tokens or 0)
+    if "context_length" in data.model_fields_set and length > data.context_length:
+        errors.add(
+            f"{prefix}.prompt_tokens",
+            f"prompt_tokens + output_tokens ({length}) exceed context_length "
+            f"({data.context_length}).",
+        )
+    return errors
+
+
+def workload_from_input(data: WorkloadIn, *, prefix: str = "workload") -> engine.Workload:
+    """Return the engine's Workload; raise InputErrors for work that does not fit the mode.
+
+    A context length left at its default grows to hold the prompt and output tokens.
+    """
+    _work_errors(data, prefix).raise_if_any()
+    context = data.context_length
+    if "context_length" not in data.model_fields_set:
+        context = max(context, (data.prompt_tokens or 0) + (data.output_tokens or 0))
     return engine.Workload(
         model_params_b=data.model_params_b,
         mode=engine.Mode(data.mode),
         batch_size=data.batch_size,
         precision=data.precision,
-        context_length=data.context_length,
+        context_length=context,
         finetune_method=engine.FinetuneMethod(data.finetune_method),
         gpu_count=data.gpu_count,
         gpu=data.gpu,
@@ -131,4 +166,10 @@ def workload_from_input(data: WorkloadIn) -> engine.Workload:
         attention_heads=data.attention_heads,
         kv_heads=data.kv_heads,
         vocab_size=data.vocab_size,
+        train_tokens=data.train_tokens,
+        deadline_days=data.deadline_days,
+        concurrent_users=data.concurrent_users,
+        prompt_tokens=data.prompt_tokens,
+        output_tokens=data.output_tokens,
+        target_tokens_per_s=data.target_tokens_per_s,
     )

@@ -68,6 +68,24 @@ class WorkloadIn(StrictSchema):
     attention_heads: int | None = Field(None, ge=1, le=4096)
     kv_heads: int | None = Field(None, ge=1, le=4096)
     vocab_size: int | None = Field(None, ge=1, le=4_000_000)
+    train_tokens: float | None = Field(
+        None, gt=0, le=1e16, description="Training: tokens to train on, e.g. 3e11"
+    )
+    deadline_days: float | None = Field(
+        None, gt=0, le=3650, description="Training: the run must finish within this many days"
+    )
+    concurrent_users: int | None = Field(
+        None, ge=1, le=1_000_000, description="Inference: sequences served at once"
+    )
+    prompt_tokens: int | None = Field(
+        None, ge=1, le=4_194_304, description="Inference: tokens in per request"
+    )
+    output_tokens: int | None = Field(
+        None, ge=1, le=4_194_304, description="Inference: tokens out per request"
+    )
+    target_tokens_per_s: float | None = Field(
+        None, gt=0, le=1e9, description="Inference: output tokens/s the build must sustain"
+    )
 
 
 class EvaluateIn(StrictSchema):
@@ -121,6 +139,21 @@ class PitfallOut(Schema):
     detail: str
     impact: str
     fix: str
+    monthly_loss: float | None = Field(
+        None, description="What the pitfall costs per month in CNY by the guide's measured loss"
+    )
+
+
+class PerformanceOut(Schema):
+    time_to_train_days: float | None = None
+    tokens_per_s: float | None = None
+    time_to_first_token_s: float | None = None
+    cost_per_run: float | None = None
+    cost_per_million_tokens: float | None = None
+    currency: str
+    meets_target: bool
+    monthly_price: float
+    assumptions: list[str]
 
 
 class BalanceOut(Schema):
@@ -130,6 +163,7 @@ class BalanceOut(Schema):
     overall: float
     threshold: float
     balanced: bool
+    monthly_loss: float | None = None
 
 
 class RulesetRef(Schema):
@@ -143,6 +177,9 @@ class EvaluationOut(Schema):
     checks: list[CheckOut]
     balance: BalanceOut
     ruleset: RulesetRef
+    monthly_price: float | None = None
+    currency: str | None = None
+    performance: PerformanceOut | None = None
 
 
 class SizingOut(Schema):
@@ -153,6 +190,7 @@ class SizingOut(Schema):
     assumptions: list[str]
     gpu: str | None = None
     gpus_needed: int | None = None
+    performance: PerformanceOut | None = None
 
 
 class BomLineOut(Schema):
@@ -191,6 +229,7 @@ class RecommendationOut(Schema):
     why: str
     scenario: str | None
     psu_redundancy: str
+    performance: PerformanceOut | None = None
 
 
 class RecommendOut(Schema):

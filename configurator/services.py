@@ -9,6 +9,8 @@ from django.db import transaction
 from configurator import selectors
 from configurator.engine.build import Workload
 from configurator.engine.evaluate import evaluate
+from configurator.engine.performance import Cluster, performance
+from configurator.engine.pricing import build_monthly_price
 from configurator.engine.recommend import Recommendation, recommend
 from configurator.engine.rule_validation import parameter_errors
 from configurator.engine.rules import RuleParams
@@ -45,8 +47,26 @@ def build_evaluate(payload: EvaluateIn) -> dict[str, object]:
         except InputErrors as error:
             errors.merge(error)
     errors.raise_if_any()
-    result = evaluate(build, version.params, workload).as_dict()
+    evaluation = evaluate(build, version.params, workload)
+    price = build_monthly_price(
+        build,
+        catalog.everything.memory,
+        catalog.everything.find("platforms", payload.build.platform or "") or None,
+        catalog.everything.find("nics", payload.build.nic or "") or None,
+    )
+    result = evaluation.as_dict(price)
     result["ruleset"] = version.as_dict()
+    if workload is not None:
+        work = performance(
+            build,
+            workload,
+            version.params,
+            price,
+            evaluation.failed_codes,
+            evaluation.balance.balanced,
+        )
+        if work is not None:
+            result["performance"] = work.as_dict()
     return result
 
 
@@ -75,7 +95,7 @@ def _workload(workload_in: WorkloadIn, catalog) -> Workload:
 
 def workload_size(workload_in: WorkloadIn) -> dict[str, object]:
     """Size a workload's GPU memory need; with a GPU named, say how many of it hold it."""
-    catalog, _ = selectors.snapshots()
+    catalog, rules = selectors.snapshots()
     slug = _gpu_slug(workload_in, catalog.everything)
     workload = workload_from_input(workload_in)
     gpu = catalog.everything.find("gpus", slug) if slug else None
@@ -93,6 +113,15 @@ def workload_size(workload_in: WorkloadIn) -> dict[str, object]:
     if gpu:
         result["gpu"] = gpu.slug
         result["gpus_needed"] = gpus_needed(workload, gpu.memory_gb, max_gpus=1024)
+        total = workload.gpu_count or result["gpus_needed"]
+        if workload.has_work and total:
+            params = _version_in(rules, None).params
+            cluster = Cluster.of_gpus(gpu, total, params)
+            work = performance(cluster, workload, params, gpu.monthly_price * total)
+            result["performance"] = work.as_dict()
+            result["performance"]["assumptions"].append(
+                f"priced at the monthly rent of {total} × {gpu.name} alone"
+            )
     return result
 
 
@@ -115,7 +144,7 @@ def build_recommend(payload: RecommendIn) -> dict[str, object]:
 def recommendation_dict(item: Recommendation, ruleset: dict[str, object]) -> dict[str, object]:
     """Return a recommendation in the API's shape: its build posts back to /evaluate as is."""
     build = item.build
-    evaluation = item.evaluation.as_dict()
+    evaluation = item.evaluation.as_dict(item.monthly_price)
     evaluation["ruleset"] = ruleset
     return {
         "build": {
@@ -152,6 +181,7 @@ def recommendation_dict(item: Recommendation, ruleset: dict[str, object]) -> dic
         "why": item.why,
         "scenario": item.scenario,
         "psu_redundancy": item.psu_scheme,
+        "performance": item.performance.as_dict() if item.performance else None,
     }
 
 

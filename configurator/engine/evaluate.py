@@ -9,6 +9,7 @@ from configurator.engine.balance import Balance, build_balance
 from configurator.engine.build import Build, Workload
 from configurator.engine.checks import CHECKS
 from configurator.engine.findings import Finding
+from configurator.engine.performance import CURRENCY, monthly_losses
 from configurator.engine.rules import RuleParams
 
 
@@ -39,14 +40,30 @@ class Evaluation:
     def failed_codes(self) -> tuple[str, ...]:
         return tuple(finding.code for finding in self.failures)
 
-    def as_dict(self) -> dict[str, object]:
-        """Return api.md's evaluate response, less the `ruleset` the caller adds."""
-        return {
+    def as_dict(self, monthly_price: float | None = None) -> dict[str, object]:
+        """Return api.md's evaluate response, less the `ruleset` the caller adds.
+
+        With the build's monthly price, each triggered pitfall with a measured loss, and the
+        balance of an unbalanced node, carry `monthly_loss`: what the loss costs a month.
+        """
+        pitfalls = [f.as_pitfall_dict() for f in self.failures if f.is_pitfall]
+        balance = self.balance.as_dict()
+        result = {
             "verdict": str(self.verdict),
-            "pitfalls": [f.as_pitfall_dict() for f in self.failures if f.is_pitfall],
+            "pitfalls": pitfalls,
             "checks": [finding.as_dict() for finding in self.checks],
-            "balance": self.balance.as_dict(),
+            "balance": balance,
         }
+        if monthly_price is not None:
+            losses = monthly_losses(self.failed_codes, self.balance.balanced, monthly_price)
+            for pitfall in pitfalls:
+                if pitfall["code"] in losses:
+                    pitfall["monthly_loss"] = losses[pitfall["code"]]
+            if "balance" in losses:
+                balance["monthly_loss"] = losses["balance"]
+            result["monthly_price"] = round(monthly_price, 2)
+            result["currency"] = CURRENCY
+        return result
 
 
 def evaluate(build: Build, rules: RuleParams, workload: Workload | None = None) -> Evaluation:

@@ -66,6 +66,41 @@ DEFAULT_PROMPT_TOKENS = 1024
 DEFAULT_OUTPUT_TOKENS = 256
 
 
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    """The part of a build the performance model reads; a `Build` has the same attributes.
+
+    Sizing has no build, only GPUs: it times the work on `Cluster.of_gpus`.
+    """
+
+    gpu: Gpu
+    gpu_count: int  # per node
+    nodes: int = 1
+    nvlink: bool = False
+    nics: int = 0
+    nic_speed_gbps: int = 0
+    pcie_gen: int = 4
+
+    @classmethod
+    def of_gpus(cls, gpu: Gpu, total: int, rules: RuleParams, per_node_max: int = 8) -> Cluster:
+        """Return `total` GPUs on the fewest nodes, NVLink where the GPU has it, NICs between."""
+        nodes = math.ceil(total / per_node_max)
+        per_node = math.ceil(total / nodes)
+        nics = math.ceil(per_node / rules.gpus_per_nic) if nodes > 1 else 0
+        return cls(
+            gpu=gpu,
+            gpu_count=per_node,
+            nodes=nodes,
+            nvlink=gpu.has_nvlink,
+            nics=nics,
+            nic_speed_gbps=rules.nic_speed_gbps_min if nics else 0,
+            pcie_gen=gpu.pcie_gen,
+        )
+
+
+Node = Build | Cluster
+
+
 class Interconnect(StrEnum):
     NVSWITCH = "nvswitch"
     BRIDGE = "bridge"
@@ -136,6 +171,7 @@ class Performance:
             result["time_to_train_days"] = _round(self.time_to_train_days, 2)
             result["cost_per_run"] = _round(self.cost_per_run, 2)
         result["currency"] = CURRENCY
+        result["monthly_price"] = round(self.monthly_price, 2)
         result["meets_target"] = self.meets_target
         result["assumptions"] = list(self.assumptions)
         return result
@@ -145,7 +181,7 @@ def _round(value: float | None, digits: int) -> float | None:
     return None if value is None else round(value, digits)
 
 
-def interconnect(build: Build) -> Interconnect:
+def interconnect(build: Node) -> Interconnect:
     """Return how the GPUs of a node talk to each other."""
     if build.nvlink and build.gpu.has_nvlink:
         return (
@@ -156,7 +192,7 @@ def interconnect(build: Build) -> Interconnect:
     return Interconnect.PCIE
 
 
-def mfu(build: Build, rules: RuleParams) -> float:
+def mfu(build: Node, rules: RuleParams) -> float:
     """Return the share of peak the build sustains, by its interconnect class."""
     return {
         Interconnect.NVSWITCH: rules.mfu_nvswitch,
@@ -191,7 +227,7 @@ def _training_peak(gpu: Gpu, precision: str) -> float:
     return gpu.peak_tflops(precision if precision in ("fp8", "fp32") else "bf16") * 1e12
 
 
-def _link_gbs(build: Build, rules: RuleParams) -> tuple[float, str]:
+def _link_gbs(build: Node, rules: RuleParams) -> tuple[float, str]:
     """Return the one-way bandwidth per GPU of the slowest link a ring crosses, and its name."""
     if build.nvlink and build.gpu.has_nvlink:
         intra, name = build.gpu.nvlink_gbps / 2, f"NVLink {build.gpu.nvlink_gbps / 2:g} GB/s"
@@ -213,7 +249,7 @@ def _link_gbs(build: Build, rules: RuleParams) -> tuple[float, str]:
 
 
 def training(
-    build: Build,
+    build: Node,
     workload: Workload,
     rules: RuleParams,
     monthly_price: float,
@@ -320,7 +356,7 @@ def _max_sequences(workload: Workload, gpus: int, memory_gb: float, cap: int) ->
     return max(1, most)
 
 
-def replica_plans(build: Build, workload: Workload, rules: RuleParams) -> list[Replica]:
+def replica_plans(build: Node, workload: Workload, rules: RuleParams) -> list[Replica]:
     """Return every replica size (1, 2, 4, 8 … GPUs, within a node) that holds the model.
 
     With `concurrent_users` (default `batch_size`) the users are spread over the replicas;
@@ -404,7 +440,7 @@ def _serve(
 
 
 def inference(
-    build: Build,
+    build: Node,
     workload: Workload,
     rules: RuleParams,
     monthly_price: float,
@@ -482,7 +518,7 @@ def _unknown(workload: Workload, monthly_price: float, gpu: Gpu) -> Performance:
 
 
 def performance(
-    build: Build,
+    build: Node,
     workload: Workload,
     rules: RuleParams,
     monthly_price: float,

@@ -37,6 +37,7 @@ from configurator.engine.catalog import Catalog
 from configurator.engine.evaluate import Evaluation, Verdict, evaluate
 from configurator.engine.findings import Status, num
 from configurator.engine.memory import memory_requirement
+from configurator.engine.performance import Performance
 from configurator.engine.power import power_budget
 from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import gpus_needed, size_workload
@@ -88,6 +89,7 @@ class Recommendation:
     scenario: str | None = None
     nic: Nic | None = None
     psu_scheme: str = ""
+    performance: Performance | None = None  # time, throughput and cost of the work, if any
 
 
 @dataclass(frozen=True)
