@@ -50,6 +50,7 @@ KINDS: tuple[Kind, ...] = (
             "nvlink_gbps",
             "ecc",
             "gpu_class",
+            "architecture",
             "bf16_tflops",
             "fp8_tflops",
             "int8_tops",

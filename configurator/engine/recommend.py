@@ -35,6 +35,7 @@ from configurator.engine.build import (
 )
 from configurator.engine.catalog import Catalog
 from configurator.engine.evaluate import Evaluation, Verdict, evaluate
+from configurator.engine.fabric import nic_requirement
 from configurator.engine.findings import Status, num
 from configurator.engine.memory import memory_requirement
 from configurator.engine.performance import Performance
@@ -308,8 +309,9 @@ def complete(
     sockets = platform.sockets
     nics, nic = 0, None
     if plan.nodes > 1:
-        nics = math.ceil(plan.per_node / rules.gpus_per_nic)
-        nic = search.nic
+        need = nic_requirement(gpu, rules)
+        nics = need.nics_for(plan.per_node)
+        nic = _cheapest_nic(search.catalog.nics, need.speed_gbps_min)
         if nic is None or nics > platform.nic_slots:
             search.rejections["nic"] += 1
             return None
@@ -335,6 +337,7 @@ def complete(
         nics=nics,
         nic_lanes=nic.pcie_lanes if nic else 16,
         nic_tdp_w=nic.tdp_w if nic else 25,
+        nic_speed_gbps=nic.speed_gbps if nic else 0,
         pcie_switch_uplinks=platform.pcie_switch_uplinks,
     )
     failing = _cpu_prefilter(draft, workload, rules)

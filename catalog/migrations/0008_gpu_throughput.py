@@ -110,7 +110,7 @@ def clear_throughput(apps, schema_editor) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("catalog", "0006_platform_psu_max_w"),
+        ("catalog", "0007_gpu_architecture"),
     ]
 
     operations = [

@@ -54,6 +54,6 @@ def unpublish(apps, schema_editor) -> None:
 
 
 class Migration(migrations.Migration):
-    dependencies = [("configurator", "0004_scenario")]
+    dependencies = [("configurator", "0005_rules_deployed_systems")]
 
     operations = [migrations.RunPython(publish, unpublish)]
