@@ -47,6 +47,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from configurator.engine.build import Build, FinetuneMethod, FormFactor, Gpu, Mode, Workload
+from configurator.engine.fabric import nic_requirement
 from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import (
     LORA_RANK,
@@ -86,14 +87,15 @@ class Cluster:
         """Return `total` GPUs on the fewest nodes, NVLink where the GPU has it, NICs between."""
         nodes = math.ceil(total / per_node_max)
         per_node = math.ceil(total / nodes)
-        nics = math.ceil(per_node / rules.gpus_per_nic) if nodes > 1 else 0
+        fabric = nic_requirement(gpu, rules)
+        nics = fabric.nics_for(per_node) if nodes > 1 else 0
         return cls(
             gpu=gpu,
             gpu_count=per_node,
             nodes=nodes,
             nvlink=gpu.has_nvlink,
             nics=nics,
-            nic_speed_gbps=rules.nic_speed_gbps_min if nics else 0,
+            nic_speed_gbps=fabric.speed_gbps_min if nics else 0,
             pcie_gen=gpu.pcie_gen,
         )
 
@@ -237,7 +239,7 @@ def _link_gbs(build: Node, rules: RuleParams) -> tuple[float, str]:
     if build.nodes <= 1:
         return intra, name
     if build.nics:
-        speed = build.nic_speed_gbps or rules.nic_speed_gbps_min
+        speed = build.nic_speed_gbps or nic_requirement(build.gpu, rules).speed_gbps_min
         inter = build.nics * speed / 8 / build.gpu_count
         inter_name = f"{build.nics} × {speed} Gb/s NICs per {build.gpu_count} GPUs"
     else:
