@@ -8,9 +8,11 @@ PCIe only) — BW the GPU's memory bandwidth and η its rule-given efficiency.
 Training (full training and full fine-tuning; full activation recomputation, as sizing
 assumes):
 
-    FLOPs       = 8·P·T          (forward 2, backward 4, recomputed forward 2 per parameter
-                                  per token; 6·P·T without recomputation); LoRA/QLoRA 6·P·T:
-                                  no weight gradients for the frozen base
+    FLOPs       = 8·(P + 2·L·s·h)·T   forward 2, backward 4 and recomputed forward 2 FLOPs per
+                                      parameter and token (6 without recomputation), the
+                                      attention scores counted as 2·L·s·h more parameters
+                                      (Narayanan et al. 2021, eq. 3); LoRA/QLoRA 6·(…)·T:
+                                      no weight gradients for the frozen base
     compute     = FLOPs / (N · peak · MFU)
     steps       = T / (batch per GPU · context · N)
     all-reduce  = 2·(N − 1)/N · gradient bytes / (link bandwidth · comm efficiency) per step
@@ -25,8 +27,8 @@ Inference, a replica being the fewest GPUs (1, 2, 4, 8 …) that hold the model 
 the sequences, r GPUs each, B sequences in flight per replica:
 
     decode step = max((weights + B · KV bytes at mean context) / (r · BW · η),
-                      2·P·B / (r · peak · MFU))
-    prefill     = max(2·P·prompt · B / (r · peak · MFU), weights / (r · BW · η))
+                      2·(P + 2·L·c·h)·B / (r · peak · MFU))        c = prompt + output / 2
+    prefill     = max(2·(P + 2·L·prompt·h)·prompt · B / (r · peak · MFU), weights / (r · BW · η))
     tokens/s    = replicas · B · output / (prefill + output · decode step)
     first token = prefill of one prompt on an idle replica
 
@@ -263,7 +265,10 @@ def training(
     tokens = float(workload.train_tokens or 0)
     full = workload.mode == Mode.TRAIN or workload.finetune_method == FinetuneMethod.FULL
     per_token = 8 if full else 6
-    flops = per_token * params * tokens
+    shape = model_shape(workload)
+    # Attention scores add 2·L·s·h "parameters" per token (Narayanan et al. 2021, eq. 3).
+    attention = 2 * shape.layers * workload.context_length * shape.hidden_size
+    flops = per_token * (params + attention) * tokens
     peak = _training_peak(build.gpu, workload.precision)
     efficiency = mfu(build, rules)
     if peak <= 0 or tokens <= 0:
@@ -275,7 +280,6 @@ def training(
     if full:
         grad_bytes = params * (4 if workload.precision == "fp32" else 2)
     else:
-        shape = model_shape(workload)
         kv = shape.kv_heads * shape.head_dim
         grad_bytes = LORA_RANK * shape.layers * (17 * shape.hidden_size + 2 * kv) * 4
     link_gbs, link = _link_gbs(build, rules)
@@ -292,7 +296,7 @@ def training(
     meets = workload.deadline_days is None or days <= workload.deadline_days
     how = "overlapping" if overlap else "after"
     assumptions = [
-        f"{per_token}·P·T = {flops:.3g} FLOPs"
+        f"{per_token}·(P + 2·L·s·h)·T = {flops:.3g} FLOPs"
         + (" (full activation recomputation)" if full else " (frozen base: no weight gradients)"),
         f"{gpus} × {build.gpu.name} at {peak / 1e12:g} TFLOPS dense × {efficiency:.0%} "
         f"({interconnect(build)} MFU)",
@@ -431,9 +435,11 @@ def _serve(
     r, b = plan.gpus, plan.sequences
     mean_context = prompt + output / 2
     decode_memory = (weights + b * mean_context * kv_per_token) / (r * bandwidth)
-    decode_compute = 2 * params * b / (r * peak * efficiency)
+    # Forward FLOPs per token: 2·(P + 2·L·s·h), s the tokens attended to.
+    attention = 2 * shape.layers * shape.hidden_size
+    decode_compute = 2 * (params + attention * mean_context) * b / (r * peak * efficiency)
     decode_step = max(decode_memory, decode_compute) * factor
-    prefill_compute = 2 * params * prompt / (r * peak * efficiency)
+    prefill_compute = 2 * (params + attention * prompt) * prompt / (r * peak * efficiency)
     prefill_memory = weights / (r * bandwidth)
     first_token = max(prefill_compute, prefill_memory) * factor
     prefill_batch = max(prefill_compute * b, prefill_memory) * factor

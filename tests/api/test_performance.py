@@ -35,7 +35,7 @@ def test_training_work_answers_time_to_train_and_cost_per_run(post_json, example
         body["monthly_price"] * hours / 730, rel=1e-3
     )
     assert "tokens_per_s" not in performance
-    assert any("8·P·T" in note for note in performance["assumptions"])
+    assert any("8·(P + 2·L·s·h)·T" in note for note in performance["assumptions"])
 
 
 def test_inference_work_answers_tokens_per_second_first_token_and_cost_per_million(

@@ -52,9 +52,14 @@ def test_interconnect_class_follows_nvlink_and_form_factor(build, expected):
     assert interconnect(build) == expected
 
 
+# Llama-2-7B's shape: 32 layers, hidden 4096; the attention scores of a 2048-token context
+# count as 2·L·s·h more parameters per token (Narayanan et al. 2021).
+ATTENTION_7B = 2 * 32 * 2048 * 4096
+
+
 def test_one_gpu_trains_in_eight_p_t_over_peak_times_mfu():
     result = performance(one_h100(), train(), RULES, 30_000.0)
-    seconds = 8 * 7e9 * 1e9 / (989.4e12 * RULES.mfu_nvswitch)
+    seconds = 8 * (7e9 + ATTENTION_7B) * 1e9 / (989.4e12 * RULES.mfu_nvswitch)
     assert result.time_to_train_days == pytest.approx(seconds / DAY)
     assert result.terms["comm_step_s"] == 0
     assert result.cost_per_run == pytest.approx(30_000 * seconds / 3600 / HOURS_PER_MONTH)
@@ -72,7 +77,8 @@ def test_mfu_is_the_rule_parameter_of_the_interconnect_class():
     pcie_only = node(xeon_gold_6530(), a800_pcie(), 1, 512, nvlink=False)
     result = performance(pcie_only, train(), replace(RULES, mfu_pcie=0.25), 1.0)
     assert result.terms["mfu"] == 0.25
-    assert result.time_to_train_days == pytest.approx(8 * 7e9 * 1e9 / (312e12 * 0.25) / DAY)
+    flops = 8 * (7e9 + ATTENTION_7B) * 1e9
+    assert result.time_to_train_days == pytest.approx(flops / (312e12 * 0.25) / DAY)
 
 
 def test_data_parallel_all_reduce_moves_two_n_minus_one_over_n_of_the_gradients():
@@ -120,7 +126,8 @@ def test_batch_one_decode_is_bound_by_reading_the_weights():
 
 def test_time_to_first_token_is_the_prefill_of_one_prompt():
     result = performance(one_h100(), serve(concurrent_users=1, prompt_tokens=2000), RULES, 1.0)
-    assert result.time_to_first_token_s == pytest.approx(2 * 7e9 * 2000 / (989.4e12 * 0.5))
+    flops = 2 * (7e9 + 2 * 32 * 4096 * 2000) * 2000
+    assert result.time_to_first_token_s == pytest.approx(flops / (989.4e12 * 0.5))
 
 
 def test_cost_per_million_tokens_is_the_monthly_price_over_a_months_tokens():
