@@ -405,10 +405,13 @@ class _Serving:
     """The inference terms of one replica plan."""
 
     plan: Replica
+    decode_weights: float
+    decode_kv: float
     decode_memory: float
     decode_compute: float
     decode_step: float
     first_token: float
+    prefill_batch: float
     per_replica: float
 
     @property
@@ -434,7 +437,9 @@ def _serve(
     weights = params * PRECISION_BYTES[workload.precision]
     r, b = plan.gpus, plan.sequences
     mean_context = prompt + output / 2
-    decode_memory = (weights + b * mean_context * kv_per_token) / (r * bandwidth)
+    decode_weights = weights / (r * bandwidth)
+    decode_kv = b * mean_context * kv_per_token / (r * bandwidth)
+    decode_memory = decode_weights + decode_kv
     # Forward FLOPs per token: 2·(P + 2·L·s·h), s the tokens attended to.
     attention = 2 * shape.layers * shape.hidden_size
     decode_compute = 2 * (params + attention * mean_context) * b / (r * peak * efficiency)
@@ -444,7 +449,17 @@ def _serve(
     first_token = max(prefill_compute, prefill_memory) * factor
     prefill_batch = max(prefill_compute * b, prefill_memory) * factor
     per_replica = b * output / (prefill_batch + output * decode_step)
-    return _Serving(plan, decode_memory, decode_compute, decode_step, first_token, per_replica)
+    return _Serving(
+        plan,
+        decode_weights,
+        decode_kv,
+        decode_memory,
+        decode_compute,
+        decode_step,
+        first_token,
+        prefill_batch,
+        per_replica,
+    )
 
 
 def inference(
@@ -504,10 +519,13 @@ def inference(
             "replica_gpus": plan.gpus,
             "replicas": plan.count,
             "sequences": plan.sequences,
+            "decode_weights_s": serving.decode_weights,
+            "decode_kv_s": serving.decode_kv,
             "decode_memory_s": serving.decode_memory,
             "decode_compute_s": serving.decode_compute,
             "decode_step_s": serving.decode_step,
             "prefill_s": serving.first_token,
+            "prefill_batch_s": serving.prefill_batch,
             "per_replica_tokens_per_s": serving.per_replica,
             "mfu": efficiency,
             "factor": factor,
