@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from configurator.engine import build as engine
 from configurator.engine.catalog import Catalog
 from configurator.engine.pcie import even_split
+from configurator.engine.performance import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
 from configurator.schemas import BuildIn, WorkloadIn
 
 
@@ -153,12 +154,17 @@ def _work_errors(data: WorkloadIn, prefix: str) -> InputErrors:
 def workload_from_input(data: WorkloadIn, *, prefix: str = "workload") -> engine.Workload:
     """Return the engine's Workload; raise InputErrors for work that does not fit the mode.
 
-    A context length left at its default grows to hold the prompt and output tokens.
+    Without a context length, a request with prompt or output lengths holds exactly those
+    tokens (the defaults of docs/performance.md for the one not given).
     """
     _work_errors(data, prefix).raise_if_any()
     context = data.context_length
-    if "context_length" not in data.model_fields_set:
-        context = max(context, (data.prompt_tokens or 0) + (data.output_tokens or 0))
+    if "context_length" not in data.model_fields_set and (
+        data.prompt_tokens is not None or data.output_tokens is not None
+    ):
+        context = (data.prompt_tokens or DEFAULT_PROMPT_TOKENS) + (
+            data.output_tokens or DEFAULT_OUTPUT_TOKENS
+        )
     return engine.Workload(
         model_params_b=data.model_params_b,
         mode=engine.Mode(data.mode),

@@ -28,6 +28,7 @@ the sequences, r GPUs each, B sequences in flight per replica:
 
     decode step = max((weights + B · KV bytes at mean context) / (r · BW · η),
                       2·(P + 2·L·c·h)·B / (r · peak · MFU))        c = prompt + output / 2
+                  + 2·L all-reduces of B·h activations when r > 1 (8 µs + ring bytes each)
     prefill     = max(2·(P + 2·L·prompt·h)·prompt · B / (r · peak · MFU), weights / (r · BW · η))
     tokens/s    = replicas · B · output / (prefill + output · decode step)
     first token = prefill of one prompt on an idle replica
@@ -65,6 +66,8 @@ CURRENCY = "CNY"
 PCIE_X16_GBS: Mapping[int, float] = MappingProxyType({3: 15.75, 4: 31.5, 5: 63.0, 6: 121.0})
 # Between nodes without high-speed NICs, the node's 25 Gb/s Ethernet carries the gradients.
 FALLBACK_NODE_LINK_GBPS = 25
+# Start-up latency of one small NCCL all-reduce inside a node (llm-analysis' figure for H100).
+ALL_REDUCE_LATENCY_S = 8e-6
 DEFAULT_PROMPT_TOKENS = 1024
 DEFAULT_OUTPUT_TOKENS = 256
 
@@ -231,21 +234,27 @@ def _training_peak(gpu: Gpu, precision: str) -> float:
     return gpu.peak_tflops(precision if precision in ("fp8", "fp32") else "bf16") * 1e12
 
 
+def _intra_link_gbs(build: Node) -> tuple[float, str]:
+    """Return the one-way bandwidth per GPU inside a node, and its name."""
+    if build.nvlink and build.gpu.has_nvlink:
+        return build.gpu.nvlink_gbps / 2, f"NVLink {build.gpu.nvlink_gbps / 2:g} GB/s"
+    gen = min(build.pcie_gen, build.gpu.pcie_gen)
+    return PCIE_X16_GBS.get(gen, 15.75), f"PCIe {gen}.0 x16"
+
+
 def _link_gbs(build: Node, rules: RuleParams) -> tuple[float, str]:
     """Return the one-way bandwidth per GPU of the slowest link a ring crosses, and its name."""
-    if build.nvlink and build.gpu.has_nvlink:
-        intra, name = build.gpu.nvlink_gbps / 2, f"NVLink {build.gpu.nvlink_gbps / 2:g} GB/s"
-    else:
-        gen = min(build.pcie_gen, build.gpu.pcie_gen)
-        intra, name = PCIE_X16_GBS.get(gen, 15.75), f"PCIe {gen}.0 x16"
+    intra, name = _intra_link_gbs(build)
     if build.nodes <= 1:
         return intra, name
+    # NCCL splits the ring's data over every NIC of the node (one ring per rail), so between
+    # nodes the ring runs at the node's whole fabric bandwidth.
     if build.nics:
         speed = build.nic_speed_gbps or nic_requirement(build.gpu, rules).speed_gbps_min
-        inter = build.nics * speed / 8 / build.gpu_count
-        inter_name = f"{build.nics} × {speed} Gb/s NICs per {build.gpu_count} GPUs"
+        inter = build.nics * speed / 8
+        inter_name = f"{build.nics} × {speed} Gb/s NICs per node"
     else:
-        inter = FALLBACK_NODE_LINK_GBPS / 8 / build.gpu_count
+        inter = FALLBACK_NODE_LINK_GBPS / 8
         inter_name = f"{FALLBACK_NODE_LINK_GBPS} Gb/s Ethernet (no fabric NICs)"
     if inter < intra:
         return inter, inter_name
@@ -407,6 +416,7 @@ class _Serving:
     plan: Replica
     decode_weights: float
     decode_kv: float
+    decode_comm: float
     decode_memory: float
     decode_compute: float
     decode_step: float
@@ -427,6 +437,7 @@ def _serve(
     bandwidth: float,
     efficiency: float,
     factor: float,
+    link_gbs: float,
 ) -> _Serving:
     prompt, output = _lengths(workload)
     params = workload.model_params_b * 1e9
@@ -443,16 +454,27 @@ def _serve(
     # Forward FLOPs per token: 2·(P + 2·L·s·h), s the tokens attended to.
     attention = 2 * shape.layers * shape.hidden_size
     decode_compute = 2 * (params + attention * mean_context) * b / (r * peak * efficiency)
-    decode_step = max(decode_memory, decode_compute) * factor
+
+    # Tensor parallelism: two all-reduces of the activations per layer (attention and MLP
+    # outputs, Shoeybi et al. 2019), each a start-up latency plus the ring's bytes.
+    def all_reduces(tokens: float) -> float:
+        if r == 1:
+            return 0.0
+        ring = 2 * (r - 1) / r * tokens * shape.hidden_size * 2 / (link_gbs * 1e9)
+        return 2 * shape.layers * (ALL_REDUCE_LATENCY_S + ring)
+
+    decode_comm = all_reduces(b)
+    decode_step = (max(decode_memory, decode_compute) + decode_comm) * factor
     prefill_compute = 2 * (params + attention * prompt) * prompt / (r * peak * efficiency)
     prefill_memory = weights / (r * bandwidth)
-    first_token = max(prefill_compute, prefill_memory) * factor
-    prefill_batch = max(prefill_compute * b, prefill_memory) * factor
+    first_token = (max(prefill_compute, prefill_memory) + all_reduces(prompt)) * factor
+    prefill_batch = (max(prefill_compute * b, prefill_memory) + all_reduces(prompt * b)) * factor
     per_replica = b * output / (prefill_batch + output * decode_step)
     return _Serving(
         plan,
         decode_weights,
         decode_kv,
+        decode_comm,
         decode_memory,
         decode_compute,
         decode_step,
@@ -483,8 +505,9 @@ def inference(
     if not plans:
         return _unknown(workload, monthly_price, gpu)
     efficiency = mfu(build, rules)
+    link = _intra_link_gbs(build)[0] * rules.comm_bandwidth_efficiency
     serving = max(
-        (_serve(plan, sized, gpu, peak, bandwidth, efficiency, factor) for plan in plans),
+        (_serve(plan, sized, gpu, peak, bandwidth, efficiency, factor, link) for plan in plans),
         key=lambda serving: (serving.tokens_per_s, -serving.plan.gpus),
     )
     plan = serving.plan
@@ -500,7 +523,8 @@ def inference(
         f"decode bound by {bound}: weights and KV cache read at "
         f"{gpu.memory_bandwidth_gbs:g} GB/s × {rules.memory_bandwidth_efficiency:.0%}, "
         f"{peak / 1e12:g} TFLOPS dense × {efficiency:.0%} ({interconnect(build)} MFU)",
-        "tensor-parallel communication not counted",
+        f"tensor parallel over {plan.gpus} GPU(s): two all-reduces per layer, "
+        f"{ALL_REDUCE_LATENCY_S * 1e6:g} µs each plus the bytes",
         f"a month is {HOURS_PER_MONTH} hours of the build's monthly price",
     ]
     if factor != 1:
@@ -521,6 +545,7 @@ def inference(
             "sequences": plan.sequences,
             "decode_weights_s": serving.decode_weights,
             "decode_kv_s": serving.decode_kv,
+            "decode_comm_s": serving.decode_comm,
             "decode_memory_s": serving.decode_memory,
             "decode_compute_s": serving.decode_compute,
             "decode_step_s": serving.decode_step,
