@@ -583,3 +583,40 @@ def performance(
     if workload.mode == Mode.INFER:
         return inference(build, workload, rules, monthly_price, factor)
     return training(build, workload, rules, monthly_price, factor)
+
+
+def gpus_for_work(
+    workload: Workload,
+    gpu: Gpu,
+    fewest: int,
+    rules: RuleParams,
+    max_gpus: int,
+    per_node_max: int = 8,
+) -> int | None:
+    """Return the GPUs (all nodes) that do the work within its deadline or target, or None.
+
+    Starts from the fewest GPUs that hold the workload and scales by the shortfall — time
+    falls and throughput grows about in proportion to the GPUs — rounding to whole nodes,
+    until the figures on `Cluster.of_gpus` meet the deadline or target, or `max_gpus` is
+    passed. Without a deadline or target the fewest GPUs are the answer.
+    """
+    if workload.deadline_days is None and workload.target_tokens_per_s is None:
+        return fewest
+    total = fewest
+    for _ in range(8):
+        if total > max_gpus:
+            return None
+        result = performance(Cluster.of_gpus(gpu, total, rules, per_node_max), workload, rules, 0.0)
+        if result is None or result.meets_target:
+            return total
+        if result.time_to_train_days is not None:
+            shortfall = result.time_to_train_days / workload.deadline_days
+        elif result.tokens_per_s:
+            shortfall = workload.target_tokens_per_s / result.tokens_per_s
+        else:
+            return None  # no datasheet figures: the work cannot be timed
+        grown = max(total + 1, math.ceil(total * shortfall))
+        if grown > per_node_max:
+            grown = math.ceil(grown / per_node_max) * per_node_max
+        total = grown
+    return None

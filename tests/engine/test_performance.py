@@ -8,7 +8,9 @@ from configurator.engine.build import FinetuneMethod, Mode, Workload
 from configurator.engine.performance import (
     HOURS_PER_MONTH,
     LOSSES,
+    Cluster,
     Interconnect,
+    gpus_for_work,
     interconnect,
     loss_factor,
     monthly_losses,
@@ -201,3 +203,31 @@ def test_l20_serves_fewer_tokens_than_h100_for_the_same_model():
             replace(s3(), gpu_count=4, gpus_per_socket=(2, 2)), work, RULES, 1.0
         ).tokens_per_s
     )
+
+
+def test_a_deadline_is_met_with_as_many_whole_nodes_as_it_takes():
+    work = train(70, 3e11, deadline_days=30, batch_size=16, context_length=4096)
+    total = gpus_for_work(work, h100_sxm(), 8, RULES, max_gpus=512)
+    assert total % 8 == 0
+    assert performance(Cluster.of_gpus(h100_sxm(), total, RULES), work, RULES, 1.0).meets_target
+    fewer = Cluster.of_gpus(h100_sxm(), total - 8, RULES)
+    assert not performance(fewer, work, RULES, 1.0).meets_target
+
+
+def test_a_deadline_beyond_the_largest_build_has_no_answer():
+    work = train(70, 3e11, deadline_days=1, batch_size=16, context_length=4096)
+    assert gpus_for_work(work, h100_sxm(), 8, RULES, max_gpus=128) is None
+
+
+def test_a_throughput_target_is_met_with_more_replicas():
+    work = serve(70, target_tokens_per_s=20_000)
+    total = gpus_for_work(work, h100_sxm(), 2, RULES, max_gpus=512)
+    assert (
+        performance(Cluster.of_gpus(h100_sxm(), total, RULES), work, RULES, 1.0).tokens_per_s
+        >= 20_000
+    )
+    assert total > 8
+
+
+def test_without_a_deadline_or_target_the_fewest_gpus_do():
+    assert gpus_for_work(train(70, 3e11), h100_sxm(), 8, RULES, max_gpus=512) == 8
