@@ -1,6 +1,8 @@
 """The public JSON API, version 1 (api.md). Thin: validate, call one service, answer.
 
-Every client mistake is a 400 of the form {"errors": {"<field path>": ["message", ...]}}.
+Every client mistake is a 400 of the form {"errors": {"<field path>": ["message", ...]}},
+bounded in size (`api_errors`); every other answer is JSON too: a database fault is a 503, an
+unexpected error a 500 with the request id (`middleware`).
 """
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -13,8 +15,10 @@ from ninja.security import django_auth
 from catalog.kinds import KINDS
 from catalog.selectors import catalog_items
 from configurator import services
+from configurator.api_errors import capped, parse_document, validation_errors
 from configurator.engine.rules import RuleParams
 from configurator.inputs import InputErrors
+from configurator.middleware import exception_response
 from configurator.schemas import (
     ErrorsOut,
     EvaluateIn,
@@ -37,26 +41,16 @@ api = NinjaAPI(
 )
 
 
-def errors_response(request: HttpRequest, errors: dict[str, list[str]]) -> HttpResponse:
-    return api.create_response(request, {"errors": errors}, status=400)
-
-
-def field_path(loc: tuple | list) -> str:
-    """Turn ninja's error location ('body', 'payload', 'build', 'cpu') into 'build.cpu'."""
-    parts = [str(part) for part in loc]
-    if parts[:1] == ["body"]:
-        parts = parts[2:]
-    elif parts[:1] in (["query"], ["path"]):
-        parts = parts[1:]
-    return ".".join(parts) or "body"
+def errors_response(
+    request: HttpRequest, errors: dict[str, list[str]], status: int = 400, **extra
+) -> HttpResponse:
+    return api.create_response(request, {**capped(errors), **extra}, status=status)
 
 
 @api.exception_handler(NinjaValidationError)
 def on_validation_error(request: HttpRequest, exc: NinjaValidationError) -> HttpResponse:
-    errors: dict[str, list[str]] = {}
-    for error in exc.errors:
-        errors.setdefault(field_path(error.get("loc", ())), []).append(error["msg"])
-    return errors_response(request, errors)
+    document = parse_document(request.body) if request.body else dict(request.GET.items())
+    return errors_response(request, validation_errors(exc.errors, document))
 
 
 @api.exception_handler(InputErrors)
@@ -74,6 +68,11 @@ def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     if exc.status_code == 400:  # unparsable body
         return errors_response(request, {"body": [f"{exc.message}: send a JSON object."]})
     return api.create_response(request, {"detail": exc.message}, status=exc.status_code)
+
+
+@api.exception_handler(Exception)
+def on_unexpected_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+    return exception_response(request, exc)
 
 
 @api.get("/catalog", tags=["catalog"])

@@ -15,7 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from configurator.env import env_bool, env_list
+from configurator.env import env_bool, env_int, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -49,6 +49,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "configurator.middleware.ApiGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -89,6 +90,21 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# A dead or hung database must cost a request seconds, not a worker: connecting gives up after
+# DB_CONNECT_TIMEOUT s and a statement (a lock wait included) after DB_STATEMENT_TIMEOUT_MS;
+# the API then answers 503 (configurator.middleware). Both stay under gunicorn's 30 s timeout.
+DB_CONNECT_TIMEOUT = env_int("DB_CONNECT_TIMEOUT", default=5)
+DB_STATEMENT_TIMEOUT_MS = env_int("DB_STATEMENT_TIMEOUT_MS", default=10_000)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "connect_timeout": DB_CONNECT_TIMEOUT,
+            "options": f"-c statement_timeout={DB_STATEMENT_TIMEOUT_MS}",
+        }
+    )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # How long a write waits for SQLite's lock before "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = DB_CONNECT_TIMEOUT
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -118,6 +134,10 @@ STORAGES = {
 }
 
 LOGIN_URL = "admin:login"
+
+# The API reads JSON bodies of at most this many bytes and answers 413 to a longer one
+# (configurator.middleware); its largest real request, a build with its BOM, is about 2 KB.
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", default=64 * 1024)
 
 # Security: strict by default, relaxed only for plain-HTTP local development.
 SECURE_CSP = {
