@@ -28,6 +28,7 @@ from configurator.schemas import (
     RulesOut,
     RulesPatchIn,
     SizingOut,
+    StaleOut,
     Text,
     WorkloadRequestIn,
 )
@@ -132,11 +133,15 @@ def rules(request: HttpRequest, profile: Text | None = None):
 @api.patch(
     "/rules",
     auth=django_auth,
-    response={200: RulesOut, 400: ErrorsOut, 401: dict, 403: dict},
+    response={200: RulesOut, 400: ErrorsOut, 401: dict, 403: dict, 409: StaleOut},
     tags=["rules"],
 )
 def rules_patch(request: HttpRequest, payload: RulesPatchIn):
-    """Publish a new rule version with the given parameters changed (architects only)."""
+    """Publish a new rule version with the given parameters changed (architects only).
+
+    With `base_version`, a PATCH made from a version that is no longer current is refused
+    with 409 and the current version, and nothing is published.
+    """
     if not request.user.has_perm("configurator.change_ruleprofile"):
         return Status(403, {"detail": "Only architects may change the rules."})
     version = services.rule_version_for(payload.profile)
@@ -146,6 +151,15 @@ def rules_patch(request: HttpRequest, payload: RulesPatchIn):
             changes=payload.parameters,
             user=request.user,
             note=payload.note,
+            base_version=payload.base_version,
+        )
+    except services.StaleVersion as stale:
+        message = (
+            f"Version {stale.base_version} is not the current version any more: "
+            f"version {stale.current.version} is. Review it and send your changes again."
+        )
+        return errors_response(
+            request, {"base_version": [message]}, status=409, current=rules_out(stale.current)
         )
     except DjangoValidationError as error:
         raise InputErrors(

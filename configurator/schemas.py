@@ -117,6 +117,11 @@ class RulesOut(Schema):
     published_by: str | None
 
 
+class StaleOut(Schema):
+    errors: dict[str, list[str]]
+    current: RulesOut
+
+
 class CheckOut(Schema):
     code: str
     status: Literal["pass", "fail", "na"]
