@@ -1,18 +1,36 @@
 """Admin for the catalog: search, filters, history, and CSV/XLSX import with a preview."""
 
+from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.utils.translation import gettext_lazy as _
 from import_export.admin import ImportExportModelAdmin
-from import_export.formats.base_formats import CSV, XLSX
+from import_export.formats.base_formats import XLSX
+from import_export.forms import ImportForm
 from simple_history.admin import SimpleHistoryAdmin
 
 from catalog import resources
 from catalog.models import Cpu, Gpu, MemoryModule, Nic, Platform, Psu
+from catalog.spreadsheets import SafeCSV, SafeXLSX
+
+
+class CatalogImportForm(ImportForm):
+    def clean_import_file(self):
+        upload = self.cleaned_data["import_file"]
+        limit = settings.CATALOG_IMPORT_MAX_BYTES
+        if upload.size > limit:
+            raise forms.ValidationError(
+                _("The file is %(size)s bytes; sheets up to %(limit)s bytes are accepted."),
+                params={"size": upload.size, "limit": limit},
+            )
+        return upload
 
 
 class CatalogAdmin(ImportExportModelAdmin, SimpleHistoryAdmin):
-    formats = [CSV, XLSX]
+    formats = [SafeCSV, SafeXLSX]
+    import_form_class = CatalogImportForm
     search_fields = ["slug", "name", "vendor"]
     list_filter = ["offered", "price_is_placeholder", "vendor"]
     list_editable = ["offered"]
@@ -25,6 +43,14 @@ class CatalogAdmin(ImportExportModelAdmin, SimpleHistoryAdmin):
         kwargs = super().get_import_data_kwargs(**kwargs)
         kwargs.setdefault("rollback_on_validation_errors", True)
         return kwargs
+
+    def get_export_data(self, file_format, request, queryset, **kwargs):
+        # As django-import-export does, with numbers kept native in XLSX (SafeXLSX included).
+        if not self.has_export_permission(request):
+            raise PermissionDenied
+        native = isinstance(file_format, XLSX)
+        data = self.get_data_for_export(request, queryset, force_native_type=native, **kwargs)
+        return file_format.export_data(data)
 
     def process_result(self, result, request):
         if result.has_errors() or result.has_validation_errors():

@@ -165,6 +165,11 @@ IMPORT_EXPORT_USE_TRANSACTIONS = True
 IMPORT_EXPORT_SKIP_ADMIN_LOG = False
 IMPORT_EXPORT_IMPORT_PERMISSION_CODE = "change"
 IMPORT_EXPORT_EXPORT_PERMISSION_CODE = "view"
+# Exported text that a spreadsheet would run as a formula is written with a leading '
+# (catalog.spreadsheets); imports refuse it outright.
+IMPORT_EXPORT_ESCAPE_FORMULAE_ON_EXPORT = True
+# The largest catalog sheet the admin accepts for import (a 50,000-row GPU sheet is ~8 MB).
+CATALOG_IMPORT_MAX_BYTES = env_int("CATALOG_IMPORT_MAX_BYTES", default=16 * 1024 * 1024)
 
 # Background work (big imports, fleet audits, bulk PDFs) runs on Django's tasks API with the
 # database backend of django-tasks-db: `manage.py db_worker` runs the queue (README).
