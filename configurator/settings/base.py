@@ -8,6 +8,7 @@ CSRF_TRUSTED_ORIGINS  comma-separated origins (https://configurator.example.com)
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -43,6 +44,7 @@ INSTALLED_APPS = [
     "import_export",
     "simple_history",
     "django_tasks_db",
+    "axes",
     "catalog",
     "configurator",
 ]
@@ -61,6 +63,8 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into a 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "configurator.urls"
@@ -106,6 +110,27 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # How long a write waits for SQLite's lock before "database is locked".
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = DB_CONNECT_TIMEOUT
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Logins: django-axes counts failures per user name and per client address and locks either
+# out after LOGIN_FAILURE_LIMIT of them for LOGIN_LOCKOUT_MINUTES (429); a success resets the
+# count. Failures and successes are logged (logger "axes") and kept (admin: Axes). An
+# architect unlocks a user early with `manage.py axes_reset_username NAME` (README).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", default=30))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "configurator.throttle.client_ip"
+# Log which account and address failed (passwords are never logged).
+AXES_SENSITIVE_PARAMETERS: list[str] = []
+# How many proxies in front of the app append to X-Forwarded-For (0: clients connect directly).
+# Behind one TLS proxy set 1, or every client would share the proxy's address.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", default=0)
+# The cache that counts throttled requests (configurator.throttle).
+THROTTLE_CACHE = "default"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -180,4 +205,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "INFO" if not DEBUG else "WARNING"},
+    # Every login, failed or successful, and every lockout, in development too.
+    "loggers": {"axes": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }
