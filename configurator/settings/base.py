@@ -2,7 +2,7 @@
 
 DATABASE_URL   a database URL (postgres://user@host:5432/name); SQLite in the project when unset
 SECRET_KEY     required when DEBUG is off
-DEBUG          "1"/"true" for local development (the default when unset), "0"/"false" in production
+DEBUG          "1"/"true" for local development (`make run` sets it); off when unset
 ALLOWED_HOSTS  comma-separated host names; local hosts when unset
 CSRF_TRUSTED_ORIGINS  comma-separated origins (https://configurator.example.com) behind a proxy
 """
@@ -20,7 +20,9 @@ from configurator.env import env_bool, env_int, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
-DEBUG = env_bool("DEBUG", default=True)
+# Production by default: a server started without DEBUG=1 runs without debug pages, with
+# secure cookies, and refuses to start without a SECRET_KEY.
+DEBUG = env_bool("DEBUG", default=False)
 
 # Development only: without DEBUG a real SECRET_KEY is required (see below).
 _DEV_SECRET = "dev-only-insecure-key-not-for-production"
@@ -173,6 +175,10 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -181,6 +187,7 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
