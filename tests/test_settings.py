@@ -52,8 +52,8 @@ def test_debug_is_off_unless_set():
     env = {key: value for key, value in PRODUCTION.items() if key != "DEBUG"}
     clean = {key: value for key, value in os.environ.items() if key != "DEBUG"}
     result = subprocess.run(
-        [sys.executable, "manage.py", "shell", "--no-imports", "-c", "from django.conf import settings; "
-         "print(settings.DEBUG)"],
+        [sys.executable, "manage.py", "shell", "--no-imports", "-c",
+         "from django.conf import settings; print(settings.DEBUG)"],
         cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert result.stdout.strip() == "False", result.stderr

@@ -5,7 +5,7 @@ import os
 # Development mode (plain HTTP, the development secret key) unless the environment says otherwise.
 os.environ.setdefault("DEBUG", "1")
 
-from .base import *  # noqa: E402, F403
+from .base import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES["staticfiles"]["BACKEND"] = "django.contrib.staticfiles.storage.StaticFilesStorage"  # noqa: F405
