@@ -17,6 +17,7 @@ from import_export import fields, resources, widgets
 
 from catalog.models import Cpu, Gpu, MemoryModule, Nic, Platform, Psu
 from catalog.spreadsheets import looks_like_formula
+from configurator.revisions import revision_bumps_deferred
 
 NUMBER_WIDGETS = (widgets.DecimalWidget, widgets.IntegerWidget, widgets.FloatWidget)
 
@@ -27,9 +28,15 @@ class CatalogResource(resources.ModelResource):
         attribute="notes", column_name="notes", widget=widgets.CharWidget(allow_blank=True)
     )
 
-    def before_import(self, dataset, **kwargs) -> None:
-        super().before_import(dataset, **kwargs)
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
         self.first_row_of_slug: dict[str, int] = {}
+        self.row_offset = 0  # rows of the sheet before the dataset being imported
+
+    def import_data(self, dataset, *args, **kwargs):
+        # One revision bump for the whole sheet instead of one per row.
+        with revision_bumps_deferred():
+            return super().import_data(dataset, *args, **kwargs)
 
     def import_instance(self, instance, row, **kwargs) -> None:
         """Fill the instance from the row, adding the sheet's own checks to the field errors."""
@@ -55,8 +62,9 @@ class CatalogResource(resources.ModelResource):
                 ) % {"value": value[:40], "start": value[:1]}
         slug = row.get("slug")
         if slug and row_number is not None:
-            first = self.first_row_of_slug.setdefault(str(slug), row_number)
-            if first != row_number:
+            number = row_number + self.row_offset
+            first = self.first_row_of_slug.setdefault(str(slug), number)
+            if first != number:
                 errors["slug"] = _(
                     "Slug %(slug)r is already in row %(row)s of this sheet; give each item once."
                 ) % {"slug": slug, "row": first}
@@ -128,3 +136,16 @@ class PlatformResource(CatalogResource):
         if unknown and "gpus" not in errors:
             errors["gpus"] = _("Unknown GPU slug(s): %(slugs)s.") % {"slugs": ", ".join(unknown)}
         return errors
+
+
+RESOURCE_OF = {
+    resource._meta.model: resource
+    for resource in (
+        CpuResource,
+        GpuResource,
+        MemoryModuleResource,
+        PsuResource,
+        NicResource,
+        PlatformResource,
+    )
+}

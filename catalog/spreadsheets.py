@@ -70,3 +70,6 @@ class SafeCSV(FormulaEscaping, CSV):
 
 class SafeXLSX(FormulaEscaping, XLSX):
     """XLSX, first sheet; a text cell beginning with `=` is never written as a live formula."""
+
+
+FORMATS = {"csv": SafeCSV, "xlsx": SafeXLSX}

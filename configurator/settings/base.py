@@ -202,6 +202,8 @@ IMPORT_EXPORT_EXPORT_PERMISSION_CODE = "view"
 IMPORT_EXPORT_ESCAPE_FORMULAE_ON_EXPORT = True
 # The largest catalog sheet the admin accepts for import (a 50,000-row GPU sheet is ~8 MB).
 CATALOG_IMPORT_MAX_BYTES = env_int("CATALOG_IMPORT_MAX_BYTES", default=16 * 1024 * 1024)
+# Longer sheets are checked and imported by a background task with progress (catalog.imports).
+CATALOG_IMPORT_INLINE_ROWS = env_int("CATALOG_IMPORT_INLINE_ROWS", default=1000)
 
 # Background work (big imports, fleet audits, bulk PDFs) runs on Django's tasks API with the
 # database backend of django-tasks-db: `manage.py db_worker` runs the queue (README).
