@@ -12,9 +12,7 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.security import django_auth
 
-from catalog.kinds import KINDS
-from catalog.selectors import catalog_items
-from configurator import services
+from configurator import selectors, services
 from configurator.api_errors import capped, parse_document, validation_errors
 from configurator.engine.rules import RuleParams
 from configurator.inputs import InputErrors
@@ -77,31 +75,12 @@ def on_unexpected_error(request: HttpRequest, exc: Exception) -> HttpResponse:
 
 
 @api.get("/catalog", tags=["catalog"])
-def catalog(request: HttpRequest) -> dict[str, list[dict[str, object]]]:
+def catalog(request: HttpRequest) -> HttpResponse:
     """List every catalog item by kind, with its specs, monthly price (CNY) and `offered`."""
-    return {
-        kind.key: [catalog_entry(kind, item) for item in catalog_items(kind, offered_only=False)]
-        for kind in KINDS
-    }
-
-
-def catalog_entry(kind, item) -> dict[str, object]:
-    entry: dict[str, object] = {
-        "slug": item.slug,
-        "name": item.name,
-        "vendor": item.vendor,
-        "source_url": item.source_url,
-        "monthly_price": float(item.monthly_price),
-        "currency": "CNY",
-        "price_is_placeholder": item.price_is_placeholder,
-        "offered": item.offered,
-    }
-    for name in kind.specs:
-        value = getattr(item, name)
-        entry[name] = float(value) if name.endswith("_ghz") else value
-    if kind.key == "platforms":
-        entry["gpus"] = [gpu.slug for gpu in item.gpus.all()]
-    return entry
+    # Encoded once per catalog revision and process, as evaluate's snapshots are.
+    return HttpResponse(
+        selectors.catalog_listing_json(), content_type="application/json; charset=utf-8"
+    )
 
 
 @api.post("/evaluate", response={200: EvaluationOut, 400: ErrorsOut}, tags=["rules"])

@@ -170,3 +170,21 @@ def test_patch_from_a_stale_version_is_409_with_the_current_version(architect_cl
     assert body["current"] == architect_client.get(URL).json()
     assert body["current"]["parameters"]["small_batch_max"] == 8
     assert RuleSetVersion.objects.filter(profile__slug="operator-baseline").count() == 2
+
+
+def test_catalog_is_answered_from_the_snapshot_and_follows_changes(
+    client, django_assert_num_queries
+):
+    from catalog.models import Gpu
+
+    client.get("/api/v1/catalog")
+    with django_assert_num_queries(1):  # the revision tokens only
+        first = client.get("/api/v1/catalog").json()
+    Gpu.objects.filter(slug="l20").update(monthly_price=1234)
+    gpu = Gpu.objects.get(slug="l20")
+    gpu.save()  # a write through the ORM renews the catalog token
+    second = client.get("/api/v1/catalog").json()
+
+    price = {g["slug"]: g["monthly_price"] for g in second["gpus"]}["l20"]
+    assert price == 1234.0
+    assert first != second
