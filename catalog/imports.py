@@ -79,6 +79,8 @@ def _run(job: ImportJob) -> None:
         return
     _progress(job, status=ImportJob.Status.WRITING)
     writer = RESOURCE_OF[apps.get_model(job.model)]()
+    # Every row passed full_clean above; the database still holds its own constraints.
+    writer.full_clean_rows = False
     result = writer.import_data(
         dataset, dry_run=False, use_transactions=True, rollback_on_validation_errors=True
     )

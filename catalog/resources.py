@@ -32,6 +32,13 @@ class CatalogResource(resources.ModelResource):
         super().__init__(**kwargs)
         self.first_row_of_slug: dict[str, int] = {}
         self.row_offset = 0  # rows of the sheet before the dataset being imported
+        self.full_clean_rows = True  # off only to write rows that were all just checked
+
+    def validate_instance(self, instance, import_validation_errors=None, validate_unique=True):
+        if self.full_clean_rows:
+            super().validate_instance(instance, import_validation_errors, validate_unique)
+        elif import_validation_errors:
+            raise ValidationError(import_validation_errors)
 
     def import_data(self, dataset, *args, **kwargs):
         # One revision bump for the whole sheet instead of one per row.
