@@ -228,6 +228,89 @@ def run_load() -> None:
                       f"{rate / baseline:.2f}× |")  # fmt: skip
 
 
+def worker_rss_mb(master: int) -> float:
+    total = 0
+    for pid in worker_pids(master):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
+def run_attacks() -> None:
+    print("\n## The issue's attacks, replayed\n")
+    compact = {"separators": (",", ":")}
+    bom = [1] * 1_200_000
+    amplification = json.dumps({**EVALUATE, "build": {**EVALUATE["build"], "bom": bom}}, **compact)
+    many = {f"k{i}": 1 for i in range(150_000)}
+    unknown_keys = json.dumps(
+        {"workload": {"model_params_b": 7, "mode": "infer", **many}}, **compact
+    )
+    print("| attack | body | answers | largest answer | slowest | worker memory before → after |")
+    print("|---|---|---|---|---|---|")
+    with gunicorn(DATABASE_URL) as server:
+        for label, path, body in (
+            ("`bom: [1, 1, …]` × 1.2 M to evaluate, 4 at once, 25 times", "/api/v1/evaluate",
+             amplification),
+            ("150,000 unknown keys to sizing, 4 at once, 25 times", "/api/v1/sizing",
+             unknown_keys),
+        ):  # fmt: skip
+            load(
+                "POST", "/api/v1/evaluate", EVALUATE, concurrency=8, seconds=2
+            )  # warm every worker
+            before = worker_rss_mb(server.pid)
+            results: list[tuple[object, int, float]] = []
+
+            def attack(body=body, path=path, results=results) -> None:
+                for _ in range(25):
+                    start = time.perf_counter()
+                    try:
+                        status, content, spent = request("POST", path, body.encode())
+                        results.append((status, len(content), spent))
+                    except OSError as error:  # answered before the body was all sent
+                        results.append((type(error).__name__, 0, time.perf_counter() - start))
+
+            threads = [threading.Thread(target=attack) for _ in range(4)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            counted: dict[str, int] = {}
+            for status, _, _ in results:
+                counted[str(status)] = counted.get(str(status), 0) + 1
+            answers = ", ".join(f"{n} × {status}" for status, n in sorted(counted.items()))
+            print(f"| {label} | {len(body) / 1e6:.1f} MB | {answers} | "
+                  f"{max(size for _, size, _ in results)} B | "
+                  f"{ms(max(spent for _, _, spent in results))} | "
+                  f"{before:.0f} → {worker_rss_mb(server.pid):.0f} MB |")  # fmt: skip
+        print()
+        print(sign_in_attempts(50))
+
+
+def sign_in_attempts(count: int) -> str:
+    """Try `count` wrong passwords for one account at the admin login, as a browser would."""
+    outcomes: dict[int, int] = {}
+    origin = f"https://{HOST}:{PORT}"
+    for _ in range(count):
+        connection = http.client.HTTPConnection(HOST, PORT, timeout=30)
+        connection.request("GET", "/admin/login/", headers=HEADERS)
+        response = connection.getresponse()
+        page = response.read().decode()
+        cookie = response.getheader("Set-Cookie", "").split(";")[0]
+        token = page.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+        form = f"csrfmiddlewaretoken={token}&username=architect&password=guess&next=/admin/"
+        headers = {"X-Forwarded-Proto": "https", "Cookie": cookie, "Referer": origin + "/",
+                   "Content-Type": "application/x-www-form-urlencoded"}  # fmt: skip
+        connection.request("POST", "/admin/login/", body=form, headers=headers)
+        status = connection.getresponse().status
+        outcomes[status] = outcomes.get(status, 0) + 1
+        connection.close()
+    psql("DELETE FROM axes_accessattempt WHERE username = 'architect'", database_name())
+    summary = ", ".join(f"{n} × {status}" for status, n in sorted(outcomes.items()))
+    return f"{count} wrong passwords for `architect` at `/admin/login/`: {summary}."
+
+
 # -- faults -----------------------------------------------------------------------------------
 
 
@@ -546,8 +629,8 @@ job.delete()
           f"one transaction).")  # fmt: skip
 
 
-PARTS = {"load": run_load, "faults": run_faults, "fuzz": run_fuzz, "backup": run_backup,
-         "import": run_import}  # fmt: skip
+PARTS = {"attacks": run_attacks, "load": run_load, "faults": run_faults, "fuzz": run_fuzz,
+         "backup": run_backup, "import": run_import}  # fmt: skip
 
 
 def main() -> None:
