@@ -574,11 +574,16 @@ def run_backup() -> None:
     start = time.perf_counter()
     subprocess.run(["pg_restore", *connect, "--no-owner", "-d", target, str(dump)], check=True)
     restored = time.perf_counter() - start
+    restored_url = DATABASE_URL.rsplit("/", 1)[0] + f"/{target}"
+    check = subprocess.run([PY, "manage.py", "migrate", "--check"], cwd=ROOT,
+                           env=production_env(restored_url), capture_output=True)  # fmt: skip
     before, after = fingerprint(database_name()), fingerprint(target)
+    migrations = "complete" if check.returncode == 0 else "INCOMPLETE"
     same = [table for table in COMPARED if before[table] == after[table]]
     print(f"pg_dump {dump.stat().st_size:,} B in {dumped:.1f} s; pg_restore into a fresh "
           f"database in {restored:.1f} s; {len(same)} of {len(COMPARED)} tables identical "
-          f"(row count and checksum of every row).\n")  # fmt: skip
+          f"(row count and checksum of every row); migrations of the restored database: "
+          f"{migrations} (`migrate --check`).\n")  # fmt: skip
     print("| table | rows | identical |")
     print("|---|---|---|")
     for table in COMPARED:
