@@ -50,6 +50,12 @@ class RuleProfileFormBase(forms.ModelForm):
     def clean(self) -> dict:
         cleaned = super().clean()
         base = cleaned.get("base_version")
+        if self.instance.pk and transaction.get_connection().in_atomic_block:
+            # The admin saves inside one transaction: holding the profile's row from here on
+            # means nobody can publish between this check and this save (PostgreSQL).
+            RuleProfile.objects.select_for_update().filter(pk=self.instance.pk).first()
+            current = self.instance.versions.first()
+            self.current_version = current.version if current else None
         if self.current_version is not None and base != self.current_version:
             self.add_error(None, stale_message(self.instance, base))
             # The form shown again starts from the current version: saving it again is a

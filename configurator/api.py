@@ -138,13 +138,28 @@ def rules_patch(request: HttpRequest, payload: RulesPatchIn):
             f"version {stale.current.version} is. Review it and send your changes again."
         )
         return errors_response(
-            request, {"base_version": [message]}, status=409, current=rules_out(stale.current)
+            request,
+            {"base_version": [message]},
+            status=409,
+            current=rules_out(stale.current),
+            since=[version_changes(version) for version in stale.since()],
         )
     except DjangoValidationError as error:
         raise InputErrors(
             {f"parameters.{name}": messages for name, messages in error.message_dict.items()}
         ) from error
     return rules_out(published)
+
+
+def version_changes(version) -> dict[str, object]:
+    """Return what one published version changed, by whom and when."""
+    return {
+        "version": version.version,
+        "changes": version.changes,
+        "note": version.note,
+        "published_at": version.created_at.isoformat(),
+        "published_by": version.created_by.get_username() if version.created_by else None,
+    }
 
 
 def rules_out(version) -> dict[str, object]:

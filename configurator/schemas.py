@@ -117,9 +117,18 @@ class RulesOut(Schema):
     published_by: str | None
 
 
+class VersionChangesOut(Schema):
+    version: int
+    changes: dict[str, list[int | float | None]]
+    note: str
+    published_at: str
+    published_by: str | None
+
+
 class StaleOut(Schema):
     errors: dict[str, list[str]]
     current: RulesOut
+    since: list[VersionChangesOut]
 
 
 class CheckOut(Schema):

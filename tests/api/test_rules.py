@@ -169,6 +169,9 @@ def test_patch_from_a_stale_version_is_409_with_the_current_version(architect_cl
     assert list(body["errors"]) == ["base_version"]
     assert body["current"] == architect_client.get(URL).json()
     assert body["current"]["parameters"]["small_batch_max"] == 8
+    assert [(v["version"], v["changes"], v["published_by"]) for v in body["since"]] == [
+        (2, {"small_batch_max": [RuleParams().small_batch_max, 8]}, "architect")
+    ]
     assert RuleSetVersion.objects.filter(profile__slug="operator-baseline").count() == 2
 
 
