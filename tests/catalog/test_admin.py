@@ -215,3 +215,10 @@ def test_a_sheet_over_the_upload_limit_is_refused(architect_client, settings):
     response = preview(architect_client, "gpu", csv_upload(L40S_ROW))
     assert "sheets up to 100 bytes are accepted" in preview_text(response)
     assert not Gpu.objects.filter(slug="l40s-test").exists()
+
+
+def test_an_imported_item_is_in_the_next_api_answer(architect_client, client):
+    assert "l40s-test" not in client.get("/api/v1/catalog").content.decode()
+    confirm(architect_client, "gpu", preview(architect_client, "gpu", csv_upload(L40S_ROW)))
+    slugs = {gpu["slug"] for gpu in client.get("/api/v1/catalog").json()["gpus"]}
+    assert "l40s-test" in slugs, "the sheet's one revision bump renews the snapshot"

@@ -166,3 +166,15 @@ def test_a_stale_publish_in_the_service_publishes_nothing():
 
     assert [v.version for v in stale.value.since()] == [2]
     assert profile.versions.count() == 2
+
+
+def test_revision_bumps_inside_a_bulk_write_happen_once_at_its_end():
+    from configurator.models import Revision
+    from configurator.revisions import CATALOG, revision_bump, revision_bumps_deferred
+
+    before = Revision.objects.get(name=CATALOG).token
+    with revision_bumps_deferred():
+        revision_bump(CATALOG)
+        revision_bump(CATALOG)
+        assert Revision.objects.get(name=CATALOG).token == before
+    assert Revision.objects.get(name=CATALOG).token != before
