@@ -85,3 +85,4 @@ def test_postgresql_gets_connect_and_statement_timeouts():
     (options,) = settings_in(env, "DATABASES['default']['OPTIONS']")
     assert "'connect_timeout': 3" in options
     assert "statement_timeout=4000" in options
+    assert "'tcp_user_timeout': 4000" in options

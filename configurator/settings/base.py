@@ -106,6 +106,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         {
             "connect_timeout": DB_CONNECT_TIMEOUT,
             "options": f"-c statement_timeout={DB_STATEMENT_TIMEOUT_MS}",
+            # A network that drops packets: sent data unacknowledged this long closes the
+            # connection, and an idle one is probed, so a partition ends in an error, not a
+            # worker waiting for gunicorn's timeout. A slow query is not affected.
+            "tcp_user_timeout": DB_STATEMENT_TIMEOUT_MS,
+            "keepalives": 1,
+            "keepalives_idle": 30,
+            "keepalives_interval": 10,
+            "keepalives_count": 3,
         }
     )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
