@@ -161,6 +161,20 @@ class Performance:
     assumptions: tuple[str, ...] = ()
     terms: dict[str, float] = field(default_factory=dict)  # the formula's terms, for docs/tests
 
+    def priced(self, monthly_price: float) -> Performance:
+        """Return these figures on a build of another monthly price: the costs scale with it."""
+        scale = monthly_price / self.monthly_price if self.monthly_price else 0.0
+
+        def scaled(value: float | None) -> float | None:
+            return None if value is None else value * scale
+
+        return replace(
+            self,
+            monthly_price=monthly_price,
+            cost_per_run=scaled(self.cost_per_run),
+            cost_per_million_tokens=scaled(self.cost_per_million_tokens),
+        )
+
     @property
     def work_cost(self) -> float:
         """Return the cost the recommender ranks by: per run, or per million output tokens."""
@@ -376,7 +390,8 @@ def replica_plans(build: Node, workload: Workload, rules: RuleParams) -> list[Re
 
     With `concurrent_users` (default `batch_size`) the users are spread over the replicas;
     with only a throughput target each replica batches as many sequences as its memory
-    holds, at most `inference_batch_max`. A model no node holds spans every GPU of the build.
+    holds, at most `inference_batch_max`. A model no node holds spans the fewest whole nodes
+    that hold it.
     """
     total = build.gpu_count * build.nodes
     memory = build.gpu.memory_gb
@@ -384,8 +399,12 @@ def replica_plans(build: Node, workload: Workload, rules: RuleParams) -> list[Re
     if fixed is None and workload.target_tokens_per_s is None:
         fixed = workload.batch_size
     sizes = [r for r in (1, 2, 4, 8, 16) if r <= build.gpu_count and build.gpu_count % r == 0]
-    if total not in sizes:
-        sizes.append(total)
+    # A replica spans whole nodes only when no node holds it (pipeline over the nodes).
+    sizes += [
+        build.gpu_count * k
+        for k in range(1, build.nodes + 1)
+        if build.nodes % k == 0 and build.gpu_count * k not in sizes
+    ]
     plans = []
     for r in sizes:
         count = total // r
@@ -595,15 +614,16 @@ def gpus_for_work(
 ) -> int | None:
     """Return the GPUs (all nodes) that do the work within its deadline or target, or None.
 
-    Starts from the fewest GPUs that hold the workload and scales by the shortfall — time
-    falls and throughput grows about in proportion to the GPUs — rounding to whole nodes,
+    Starts from the fewest GPUs that hold the workload and scales by the shortfall, at most
+    doubling a step — time falls and throughput grows about in proportion to the GPUs, or
+    faster — rounding to whole nodes,
     until the figures on `Cluster.of_gpus` meet the deadline or target, or `max_gpus` is
     passed. Without a deadline or target the fewest GPUs are the answer.
     """
     if workload.deadline_days is None and workload.target_tokens_per_s is None:
         return fewest
     total = fewest
-    for _ in range(8):
+    for _ in range(16):
         if total > max_gpus:
             return None
         result = performance(Cluster.of_gpus(gpu, total, rules, per_node_max), workload, rules, 0.0)
@@ -615,7 +635,9 @@ def gpus_for_work(
             shortfall = workload.target_tokens_per_s / result.tokens_per_s
         else:
             return None  # no datasheet figures: the work cannot be timed
-        grown = max(total + 1, math.ceil(total * shortfall))
+        # At most double: more GPUs per replica also free memory for more sequences, so
+        # throughput can grow faster than the GPUs.
+        grown = max(total + 1, min(2 * total, math.ceil(total * shortfall)))
         if grown > per_node_max:
             grown = math.ceil(grown / per_node_max) * per_node_max
         total = grown

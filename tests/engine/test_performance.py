@@ -231,3 +231,10 @@ def test_a_throughput_target_is_met_with_more_replicas():
 
 def test_without_a_deadline_or_target_the_fewest_gpus_do():
     assert gpus_for_work(train(70, 3e11), h100_sxm(), 8, RULES, max_gpus=512) == 8
+
+
+def test_a_model_no_node_holds_spans_the_fewest_whole_nodes():
+    cluster = Cluster.of_gpus(h100_sxm(), 64, RULES)  # 8 nodes of 8
+    result = performance(cluster, serve(405, target_tokens_per_s=1e5), RULES, 1.0)
+    assert result.terms["replica_gpus"] == 16  # 810 GB of bf16 weights: two nodes a replica
+    assert result.terms["replicas"] == 4
