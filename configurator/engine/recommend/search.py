@@ -1,16 +1,9 @@
-"""Recommend builds for a workload: the cheapest accepted build of each GPU type, ranked.
+"""Branch and bound over GPUs, platforms and CPUs for the cheapest accepted build of each GPU.
 
-For every offered GPU the search takes the fewest GPUs that hold the workload (`sizing`), lays
-them out on each platform that takes the GPU (identical nodes, GPUs split over the sockets, at
-most `gpus_per_socket_max` per socket), and completes each CPU the platform takes with the
-cheapest memory population the rules require, the network cards multi-node training needs and
-the cheapest redundant PSUs that cover the power need. Every complete build is judged by
-`evaluate` — the same engine the API uses — and only accepted builds are kept.
-
-The search is branch and bound, not the cartesian product: GPUs are visited cheapest first,
-platforms and CPUs in price order, and a branch stops as soon as a lower bound of its price
-exceeds the best build already found for that GPU or the `limit`-th best overall. The guide's
-recipes (scenarios) are completed first, so they seed the bounds and are named in the answer.
+The search is not the cartesian product: GPUs are visited cheapest first, platforms and CPUs
+in price order, and a branch stops as soon as a lower bound of its price exceeds the best build
+already found for that GPU or the `limit`-th best overall. The guide's recipes (scenarios) are
+completed first, so they seed the bounds and are named in the answer.
 """
 
 from __future__ import annotations
@@ -22,187 +15,30 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from configurator.engine import checks
-from configurator.engine.build import (
-    Build,
-    Cpu,
-    Gpu,
-    MemoryModule,
-    Mode,
-    Nic,
-    Platform,
-    Psu,
-    Workload,
-)
+from configurator.engine.build import Build, Cpu, Gpu, Platform, Workload
 from configurator.engine.catalog import Catalog
-from configurator.engine.evaluate import Evaluation, Verdict, evaluate
-from configurator.engine.findings import Status, num
+from configurator.engine.evaluate import Verdict, evaluate
+from configurator.engine.findings import Status
 from configurator.engine.memory import memory_requirement
 from configurator.engine.power import power_budget
+from configurator.engine.recommend.explain import explain, no_build_reason
+from configurator.engine.recommend.layouts import Layout, layout
+from configurator.engine.recommend.parts import (
+    MemoryChoice,
+    PsuChoice,
+    cheapest_memory,
+    cheapest_nic,
+    cheapest_psus,
+)
+from configurator.engine.recommend.results import (
+    Line,
+    Recommendation,
+    Recommendations,
+    Scenario,
+    rank_key,
+)
 from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import gpus_needed, size_workload
-
-REDUNDANCY = ("N+N", "N+1")  # preferred first; a rental node never runs without a spare PSU
-
-
-@dataclass(frozen=True)
-class Scenario:
-    """One of the guide's standard pairings (domain.md §3), kept as data by architects."""
-
-    code: str
-    name: str
-    modes: frozenset[Mode]
-    params_min_b: float
-    params_max_b: float
-    gpu_slugs: tuple[str, ...]
-    cpu_slug: str
-    platform_slug: str | None = None
-    memory_gb: int = 0  # the recipe's RAM; the rules may ask for more
-    result: str = ""
-
-    def matches(self, workload: Workload) -> bool:
-        return (
-            workload.mode in self.modes
-            and self.params_min_b <= workload.model_params_b <= self.params_max_b
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of the bill of materials of one node."""
-
-    kind: str
-    slug: str
-    name: str
-    qty: int
-    monthly_price: float  # per unit
-
-
-@dataclass(frozen=True)
-class Recommendation:
-    build: Build
-    platform: Platform
-    bom: tuple[Line, ...]  # one node
-    evaluation: Evaluation
-    monthly_price: float  # all nodes
-    why: str
-    scenario: str | None = None
-    nic: Nic | None = None
-    psu_scheme: str = ""
-
-
-@dataclass(frozen=True)
-class Recommendations:
-    builds: tuple[Recommendation, ...]
-    reason: str | None
-    explored: int = 0  # complete builds evaluated
-
-
-@dataclass(frozen=True, slots=True)
-class Layout:
-    nodes: int
-    per_node: int
-    split: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PsuChoice:
-    psu: Psu
-    count: int
-    scheme: str
-    usable_w: int
-
-    @property
-    def price(self) -> float:
-        return self.count * self.psu.monthly_price
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryChoice:
-    module: MemoryModule
-    count: int
-
-    @property
-    def total_gb(self) -> int:
-        return self.count * self.module.capacity_gb
-
-    @property
-    def price(self) -> float:
-        return self.count * self.module.monthly_price
-
-
-def layout(
-    total: int, platform: Platform, rules: RuleParams, *, exact: bool, per_node_cap: int = 0
-) -> Layout | None:
-    """Spread `total` GPUs over the fewest identical nodes of a platform, or None.
-
-    A socket carries at most `gpus_per_socket_max` GPUs and no more than its slots, a node at
-    most `per_node_cap` (0: no cap); `exact` (a GPU count the customer asked for) needs the
-    nodes to share the GPUs evenly.
-    """
-    caps = tuple(min(slots, rules.gpus_per_socket_max) for slots in platform.gpu_slots)
-    per_node_max = min(sum(caps), per_node_cap or sum(caps))
-    if per_node_max <= 0:
-        return None
-    nodes = math.ceil(total / per_node_max)
-    if exact:
-        while nodes <= total and total % nodes:
-            nodes += 1
-        if nodes > total:
-            return None
-    per_node = math.ceil(total / nodes)
-    return Layout(nodes, per_node, socket_split(per_node, caps))
-
-
-def socket_split(gpus: int, caps: tuple[int, ...]) -> tuple[int, ...]:
-    """Split GPUs over sockets as evenly as their caps allow, fuller sockets first."""
-    split = [0] * len(caps)
-    for _ in range(gpus):
-        open_sockets = [i for i, cap in enumerate(caps) if split[i] < cap]
-        split[min(open_sockets, key=lambda i: (split[i], i))] += 1
-    return tuple(split)
-
-
-def cheapest_memory(
-    required_gb: float, cpu: Cpu, platform: Platform, modules: tuple[MemoryModule, ...]
-) -> MemoryChoice | None:
-    """Return the cheapest ECC RDIMM population: same DIMM on every channel, 1 or 2 per channel."""
-    channels = cpu.memory_channels * platform.sockets
-    slots = platform.dimm_slots_per_socket * platform.sockets
-    best = None
-    for module in modules:
-        if module.ddr_gen != cpu.ddr_gen or not (module.ecc and module.registered):
-            continue
-        for per_channel in (1, 2):
-            count = channels * per_channel
-            if count > slots or count * module.capacity_gb < required_gb:
-                continue
-            choice = MemoryChoice(module, count)
-            if best is None or (choice.price, count) < (best.price, best.count):
-                best = choice
-    return best
-
-
-def cheapest_psus(
-    required_w: int, bays: int, psus: tuple[Psu, ...], bay_max_w: int = 0
-) -> PsuChoice | None:
-    """Return the cheapest redundant PSU set whose working units cover `required_w`.
-
-    Only PSUs a bay takes count: rated at most `bay_max_w` (0: any).
-    """
-    best = None
-    for psu in psus:
-        if bay_max_w and psu.rated_w > bay_max_w:
-            continue
-        active = max(1, math.ceil(required_w / psu.rated_w))
-        for scheme in REDUNDANCY:
-            count = 2 * active if scheme == "N+N" else active + 1
-            if count > bays:
-                continue
-            label = f"{active}+{count - active}"
-            choice = PsuChoice(psu, count, label, active * psu.rated_w)
-            if best is None or (choice.price, -count) < (best.price, -best.count):
-                best = choice
-    return best
 
 
 @dataclass
@@ -252,7 +88,7 @@ class Search:
         return self.psu_choices[key]
 
     def __post_init__(self) -> None:
-        self.nic = _cheapest_nic(self.catalog.nics, self.rules.nic_speed_gbps_min)
+        self.nic = cheapest_nic(self.catalog.nics, self.rules.nic_speed_gbps_min)
 
     def bound(self, gpu: Gpu) -> float:
         """Return the price a build of this GPU must beat to matter."""
@@ -269,11 +105,6 @@ class Search:
         current = self.found.get(gpu)
         if current is None or rank_key(candidate) < rank_key(current):
             self.found[gpu] = candidate
-
-
-def rank_key(item: Recommendation) -> tuple[float, float]:
-    """Cheapest first; at equal price, the better balanced."""
-    return (round(item.monthly_price, 2), -item.evaluation.balance.overall)
 
 
 def _cpu_prefilter(build: Build, workload: Workload, rules: RuleParams) -> list[str]:
@@ -385,11 +216,6 @@ def complete(
         nic=nic,
         psu_scheme=psus.scheme,
     )
-
-
-def _cheapest_nic(nics: tuple[Nic, ...], speed_min: int) -> Nic | None:
-    fast = [nic for nic in nics if nic.speed_gbps >= speed_min]
-    return min(fast, key=lambda nic: (nic.monthly_price, -nic.speed_gbps), default=None)
 
 
 def _gpu_total(workload: Workload, gpu: Gpu, max_gpus: int) -> int | None:
@@ -517,89 +343,9 @@ def recommend(
     others = [r for r in sorted(search.found.values(), key=rank_key) if r.scenario is None]
     ranked = sorted(pairings + others[: max(limit - len(pairings), 0)], key=rank_key)
     builds = tuple(replace(item, why=explain(item, workload, rules, scenarios)) for item in ranked)
-    reason = None if builds else no_build_reason(search, gpus, totals, max_gpus)
+    reason = (
+        None
+        if builds
+        else no_build_reason(workload, gpus, totals, max_gpus, search.max_nodes, search.rejections)
+    )
     return Recommendations(builds, reason, search.explored)
-
-
-def explain(item: Recommendation, workload: Workload, rules: RuleParams, scenarios) -> str:
-    """Say in plain words why this build serves the workload."""
-    build = item.build
-    total = build.gpu_count * build.nodes
-    sizing = size_workload(workload, total, build.gpu.memory_gb)
-    where = f"{build.nodes} nodes × {build.gpu_count}" if build.nodes > 1 else f"{build.gpu_count}"
-    parts = [
-        f"{where} × {build.gpu.name} hold the {num(workload.model_params_b)}B {workload.mode} "
-        f"job: {num(sizing.per_gpu_gb)} of {build.gpu.memory_gb} GB per GPU"
-        + ("" if workload.gpu_count else f", the fewest {build.gpu.name} that fit")
-        + "."
-    ]
-    accumulation = [note for note in sizing.assumptions if note.startswith("gradient accumulation")]
-    if accumulation:
-        parts.append(accumulation[0][0].upper() + accumulation[0][1:] + ".")
-    threads = build.threads / build.gpu_count
-    cpu_line = f"{build.cpu_count} × {build.cpu.name} give {num(threads)} threads per GPU"
-    if workload.mode == Mode.INFER and workload.batch_size <= rules.small_batch_max:
-        cpu_line += f" at a {num(build.cpu.base_ghz)} GHz base clock for small-batch scheduling"
-    parts.append(cpu_line + ".")
-    need = memory_requirement(build.gpu_count, build.gpu.memory_gb, rules)
-    memory = next(line for line in item.bom if line.kind == "memory")
-    parts.append(
-        f"{build.memory_gb} GB ECC RAM ({memory.qty} × {memory.name}) covers the "
-        f"{num(need.required_gb)} GB the rules ask for {_count(build.gpu_count, 'GPU')}."
-    )
-    power = power_budget(build, rules)
-    psu = next(line for line in item.bom if line.kind == "psu")
-    parts.append(
-        f"{psu.qty} × {psu.name} ({item.psu_scheme}) give {build.psu_watts} W usable for a "
-        f"{power.required_w} W need."
-    )
-    if item.nic:
-        share = _count(rules.gpus_per_nic, "GPU")
-        parts.append(
-            f"{build.nics} × {item.nic.name} per node (one per {share}) carry the traffic "
-            "between nodes."
-        )
-    if item.scenario:
-        scenario = next((s for s in scenarios if s.code == item.scenario), None)
-        if scenario:
-            pairing = f"{scenario.code} ({scenario.name})"
-            parts.append(f"The guide's standard pairing {pairing}: {scenario.result}.")
-    parts.append(f"Balance {num(item.evaluation.balance.overall)}.")
-    return " ".join(parts)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def no_build_reason(search: Search, gpus: list[Gpu], totals: dict[str, int], max_gpus: int) -> str:
-    """Say, with numbers, why no build serves the workload."""
-    workload = search.workload
-    if not gpus:
-        return (
-            f"The catalog offers no GPU {workload.gpu!r}."
-            if workload.gpu
-            else "The catalog offers no GPU."
-        )
-    if not totals:
-        largest = max(gpus, key=lambda g: g.memory_gb)
-        count = workload.gpu_count or max_gpus
-        if not count:
-            return "The catalog offers no platform for these GPUs."
-        sizing = size_workload(workload, count, largest.memory_gb)
-        said = (
-            f"{num(workload.model_params_b)}B {workload.mode} needs {num(sizing.per_gpu_gb)} GB "
-            f"per GPU over {count} GPUs ({num(sizing.total_gb)} GB in all); the largest GPU "
-            f"offered, the {largest.name}, has {largest.memory_gb} GB"
-        )
-        if not workload.gpu_count:
-            return f"{said}, and {search.max_nodes} nodes ({count} GPUs) is the most a build spans."
-        fewest = gpus_needed(workload, largest.memory_gb, max_gpus=max_gpus or count)
-        if fewest is None:
-            return f"{said}."
-        return f"{said}: it takes at least {fewest} × {largest.name}."
-    if not search.rejections:
-        names = ", ".join(sorted(g.name for g in gpus if g.slug in totals))
-        return f"No offered platform and CPU take the GPUs that fit ({names})."
-    common = ", ".join(f"{code} ({count}×)" for code, count in search.rejections.most_common(3))
-    return f"Every candidate build was rejected by the rules; most often: {common}."

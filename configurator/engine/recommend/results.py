@@ -1,0 +1,66 @@
+"""What the recommender answers: recipes it starts from, priced builds, and why none."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from configurator.engine.build import Build, Mode, Nic, Platform, Workload
+from configurator.engine.evaluate import Evaluation
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One of the guide's standard pairings (domain.md §3), kept as data by architects."""
+
+    code: str
+    name: str
+    modes: frozenset[Mode]
+    params_min_b: float
+    params_max_b: float
+    gpu_slugs: tuple[str, ...]
+    cpu_slug: str
+    platform_slug: str | None = None
+    memory_gb: int = 0  # the recipe's RAM; the rules may ask for more
+    result: str = ""
+
+    def matches(self, workload: Workload) -> bool:
+        return (
+            workload.mode in self.modes
+            and self.params_min_b <= workload.model_params_b <= self.params_max_b
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of the bill of materials of one node."""
+
+    kind: str
+    slug: str
+    name: str
+    qty: int
+    monthly_price: float  # per unit
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    build: Build
+    platform: Platform
+    bom: tuple[Line, ...]  # one node
+    evaluation: Evaluation
+    monthly_price: float  # all nodes
+    why: str
+    scenario: str | None = None
+    nic: Nic | None = None
+    psu_scheme: str = ""
+
+
+@dataclass(frozen=True)
+class Recommendations:
+    builds: tuple[Recommendation, ...]
+    reason: str | None
+    explored: int = 0  # complete builds evaluated
+
+
+def rank_key(item: Recommendation) -> tuple[float, float]:
+    """Cheapest first; at equal price, the better balanced."""
+    return (round(item.monthly_price, 2), -item.evaluation.balance.overall)
