@@ -2,32 +2,80 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from configurator.engine.build import Gpu, Mode, Workload
 from configurator.engine.findings import num
 from configurator.engine.memory import memory_requirement
 from configurator.engine.power import power_budget
 from configurator.engine.recommend.results import Recommendation
+from configurator.engine.registry import REGISTRY, CheckKind
 from configurator.engine.rules import RuleParams
+from configurator.engine.shapes import data_parallel, replica_gb, usable_gb
 from configurator.engine.sizing import gpus_needed, size_workload
+
+if TYPE_CHECKING:
+    from configurator.engine.catalog import Catalog
+    from configurator.engine.recommend.search import Search
+
+
+class Rejection(StrEnum):
+    """Why the search dropped a candidate before the rules judged it, in the user's words."""
+
+    SHAPE = "no deployable layout of the GPUs on the platforms that take them"
+    MEMORY_SLOTS = "the RAM the rules ask for does not fit the platform's DIMM slots"
+    PSU_BAYS = "no redundant PSU set that the platform's bays take covers the power need"
+    BALANCE = "balance score below the threshold"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _usable(gpu: Gpu, rules: RuleParams) -> str:
+    fraction = rules.gpu_memory_usable_fraction
+    usable = usable_gb(gpu.memory_gb, fraction)
+    return f"{num(usable)} GB usable ({fraction:.0%} of the {gpu.memory_gb} GB card)"
+
+
+def _capacity_line(item: Recommendation, workload: Workload, rules: RuleParams) -> str:
+    build = item.build
+    total = build.gpu_count * build.nodes
+    where = (
+        f"{build.nodes} nodes × {build.gpu_count} {build.gpu.name} ({total} GPUs)"
+        if build.nodes > 1
+        else f"{build.gpu_count} × {build.gpu.name}"
+    )
+    job = f"{num(workload.model_params_b)}B {workload.mode}"
+    usable = usable_gb(build.gpu.memory_gb, rules.gpu_memory_usable_fraction)
+    replicas = item.replicas
+    if replicas is not None:
+        per_gpu = replica_gb(workload, replicas.size, replicas.batch, usable)
+        copies = f"{_count(replicas.count, 'replica')} of {_count(replicas.size, 'GPU')}"
+        if replicas.nodes_per_replica > 1:
+            copies += f" (each over {replicas.nodes_per_replica} nodes: the weights exceed one)"
+        return (
+            f"{where} serve the {job} job as {copies}, "
+            f"{_count(replicas.batch, 'sequence')} each: {num(per_gpu)} GB per GPU of "
+            f"{_usable(build.gpu, rules)}."
+        )
+    sizing = size_workload(workload, total, usable)
+    fewest = "" if workload.gpu_count else f", the fewest {build.gpu.name} in whole nodes"
+    line = (
+        f"{where} hold the {job} job: {num(sizing.per_gpu_gb)} GB per GPU of "
+        f"{_usable(build.gpu, rules)}{fewest}."
+    )
+    accumulation = [note for note in sizing.assumptions if note.startswith("gradient accumulation")]
+    if accumulation:
+        line += " " + accumulation[0][0].upper() + accumulation[0][1:] + "."
+    return line
 
 
 def explain(item: Recommendation, workload: Workload, rules: RuleParams, scenarios) -> str:
     """Say in plain words why this build serves the workload."""
     build = item.build
-    total = build.gpu_count * build.nodes
-    sizing = size_workload(workload, total, build.gpu.memory_gb)
-    where = f"{build.nodes} nodes × {build.gpu_count}" if build.nodes > 1 else f"{build.gpu_count}"
-    parts = [
-        f"{where} × {build.gpu.name} hold the {num(workload.model_params_b)}B {workload.mode} "
-        f"job: {num(sizing.per_gpu_gb)} of {build.gpu.memory_gb} GB per GPU"
-        + ("" if workload.gpu_count else f", the fewest {build.gpu.name} that fit")
-        + "."
-    ]
-    accumulation = [note for note in sizing.assumptions if note.startswith("gradient accumulation")]
-    if accumulation:
-        parts.append(accumulation[0][0].upper() + accumulation[0][1:] + ".")
+    parts = [_capacity_line(item, workload, rules)]
     threads = build.threads / build.gpu_count
     cpu_line = f"{build.cpu_count} × {build.cpu.name} give {num(threads)} threads per GPU"
     if workload.mode == Mode.INFER and workload.batch_size <= rules.small_batch_max:
@@ -46,11 +94,16 @@ def explain(item: Recommendation, workload: Workload, rules: RuleParams, scenari
         f"{power.required_w} W need."
     )
     if item.nic:
-        share = _count(rules.gpus_per_nic, "GPU")
+        share = _count(max(1, round(build.gpu_count / build.nics)), "GPU")
+        traffic = "gradients" if data_parallel(workload) else "pipeline stages"
         parts.append(
-            f"{build.nics} × {item.nic.name} per node (one per {share}) carry the traffic "
-            "between nodes."
+            f"{build.nics} × {item.nic.name} ({item.nic.speed_gbps} Gb/s) per node, one per "
+            f"{share}, carry the {traffic} between nodes."
         )
+    elif build.nodes > 1:
+        parts.append("Each replica sits inside one node: the nodes exchange no model traffic.")
+    if item.tier:
+        parts.append("No NVSwitch board serves this GPU: ranked after NVSwitch nodes.")
     if item.scenario:
         scenario = next((s for s in scenarios if s.code == item.scenario), None)
         if scenario:
@@ -60,44 +113,52 @@ def explain(item: Recommendation, workload: Workload, rules: RuleParams, scenari
     return " ".join(parts)
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def _rejection_words(code: str) -> str:
+    """Return a rejection in the user's words: the check's title, a pitfall's code beside it."""
+    if code in REGISTRY:
+        registered = REGISTRY.get(code)
+        title = registered.entry.title
+        return f"{title} ({code})" if registered.kind is CheckKind.PITFALL else title
+    return str(code)
 
 
 def no_build_reason(
-    workload: Workload,
-    gpus: list[Gpu],
-    totals: dict[str, int],
-    max_gpus: int,
-    max_nodes: int,
-    rejections: Counter,
+    workload: Workload, gpus: list[Gpu], search: Search, max_gpus: int, catalog: Catalog
 ) -> str:
     """Say, with numbers, why no build serves the workload."""
+    rules = search.rules
     if not gpus:
         return (
             f"The catalog offers no GPU {workload.gpu!r}."
             if workload.gpu
             else "The catalog offers no GPU."
         )
-    if not totals:
+    if not search.needed:
         largest = max(gpus, key=lambda g: g.memory_gb)
         count = workload.gpu_count or max_gpus
         if not count:
             return "The catalog offers no platform for these GPUs."
-        sizing = size_workload(workload, count, largest.memory_gb)
+        usable = usable_gb(largest.memory_gb, rules.gpu_memory_usable_fraction)
+        sizing = size_workload(workload, count, usable)
         said = (
             f"{num(workload.model_params_b)}B {workload.mode} needs {num(sizing.per_gpu_gb)} GB "
             f"per GPU over {count} GPUs ({num(sizing.total_gb)} GB in all); the largest GPU "
-            f"offered, the {largest.name}, has {largest.memory_gb} GB"
+            f"offered, the {largest.name}, has {_usable(largest, rules)}"
         )
         if not workload.gpu_count:
-            return f"{said}, and {max_nodes} nodes ({count} GPUs) is the most a build spans."
-        fewest = gpus_needed(workload, largest.memory_gb, max_gpus=max_gpus or count)
+            per_node = max_gpus // search.max_nodes
+            return (
+                f"{said}, and {search.max_nodes} nodes of {per_node} GPUs ({max_gpus} GPUs) "
+                "is the most a build spans."
+            )
+        fewest = gpus_needed(workload, usable, max_gpus=max_gpus or count)
         if fewest is None:
             return f"{said}."
         return f"{said}: it takes at least {fewest} × {largest.name}."
-    if not rejections:
-        names = ", ".join(sorted(g.name for g in gpus if g.slug in totals))
+    if not search.rejections:
+        names = ", ".join(sorted(g.name for g in gpus if g.slug in search.needed))
         return f"No offered platform and CPU take the GPUs that fit ({names})."
-    common = ", ".join(f"{code} ({count}×)" for code, count in rejections.most_common(3))
-    return f"Every candidate build was rejected by the rules; most often: {common}."
+    common = "; ".join(
+        f"{_rejection_words(code)} ({count}×)" for code, count in search.rejections.most_common(3)
+    )
+    return f"Every candidate build was rejected; most often: {common}."

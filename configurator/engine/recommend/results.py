@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from configurator.engine.build import Build, Mode, Nic, Platform, Workload
 from configurator.engine.evaluate import Evaluation
+from configurator.engine.shapes import Replicas
 
 
 @dataclass(frozen=True)
@@ -22,11 +23,19 @@ class Scenario:
     platform_slug: str | None = None
     memory_gb: int = 0  # the recipe's RAM; the rules may ask for more
     result: str = ""
+    gpus_min: int = 0  # the recipe's GPUs per node, e.g. S1's 2–4; 0: any
+    gpus_max: int = 0
 
     def matches(self, workload: Workload) -> bool:
         return (
             workload.mode in self.modes
             and self.params_min_b <= workload.model_params_b <= self.params_max_b
+        )
+
+    def takes_count(self, gpus_per_node: int) -> bool:
+        """Return whether a node of this many GPUs is the recipe's (S1: 2–4 GPUs)."""
+        return (not self.gpus_min or gpus_per_node >= self.gpus_min) and (
+            not self.gpus_max or gpus_per_node <= self.gpus_max
         )
 
 
@@ -52,6 +61,8 @@ class Recommendation:
     scenario: str | None = None
     nic: Nic | None = None
     psu_scheme: str = ""
+    replicas: Replicas | None = None  # inference: the model copies the GPUs hold
+    tier: int = 0  # 1: multi-node training off an NVSwitch board, ranked after tier 0
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,6 @@ class Recommendations:
     explored: int = 0  # complete builds evaluated
 
 
-def rank_key(item: Recommendation) -> tuple[float, float]:
-    """Cheapest first; at equal price, the better balanced."""
-    return (round(item.monthly_price, 2), -item.evaluation.balance.overall)
+def rank_key(item: Recommendation) -> tuple[int, float, float]:
+    """NVSwitch boards first for multi-node training; then cheapest, then better balanced."""
+    return (item.tier, round(item.monthly_price, 2), -item.evaluation.balance.overall)
