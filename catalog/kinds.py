@@ -50,6 +50,7 @@ KINDS: tuple[Kind, ...] = (
             "nvlink_gbps",
             "ecc",
             "gpu_class",
+            "architecture",
         ),
     ),
     Kind(

@@ -121,6 +121,12 @@ class GpuClass(models.TextChoices):
     DATACENTER = "datacenter", _("Data centre")
 
 
+class GpuArchitecture(models.TextChoices):
+    AMPERE = "ampere", _("Ampere")
+    ADA = "ada", _("Ada Lovelace")
+    HOPPER = "hopper", _("Hopper")
+
+
 class Gpu(CatalogItem):
     memory_gb = models.PositiveSmallIntegerField(_("memory GB"))
     memory_type = models.CharField(_("memory type"), max_length=20)
@@ -132,6 +138,12 @@ class Gpu(CatalogItem):
     )
     ecc = models.BooleanField(_("ECC memory"))
     gpu_class = models.CharField(_("class"), max_length=12, choices=GpuClass)
+    architecture = models.CharField(
+        _("architecture"),
+        max_length=12,
+        choices=GpuArchitecture,
+        help_text=_("Decides the number formats it runs: FP8 needs Hopper or Ada."),
+    )
     history = HistoricalRecords()
 
     class Meta(CatalogItem.Meta):

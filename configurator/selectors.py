@@ -47,6 +47,7 @@ def gpu_spec(gpu: catalog.Gpu) -> engine.Gpu:
         gpu,
         engine.Gpu,
         form_factor=engine.FormFactor(gpu.form_factor),
+        architecture=engine.Architecture(gpu.architecture),
         datacenter=gpu.gpu_class == catalog.GpuClass.DATACENTER,
     )
 

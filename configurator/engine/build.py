@@ -23,6 +23,14 @@ class FormFactor(StrEnum):
     SXM = "sxm"
 
 
+class Architecture(StrEnum):
+    """A GPU's architecture: it decides the number formats its tensor cores run."""
+
+    AMPERE = "ampere"  # A100, A800: FP16/BF16/TF32, INT8; no FP8
+    ADA = "ada"  # RTX 4090, L20, L40S: FP8 tensor cores
+    HOPPER = "hopper"  # H100, H800, H20: FP8 Transformer Engine
+
+
 @dataclass(frozen=True, slots=True)
 class Cpu:
     """One CPU model as its datasheet states it (per socket unless named otherwise)."""
@@ -57,6 +65,7 @@ class Gpu:
     memory_gb: int
     tdp_w: int
     pcie_gen: int
+    architecture: Architecture
     form_factor: FormFactor = FormFactor.PCIE
     nvlink_gbps: int = 0  # NVLink bandwidth in GB/s; 0 means the GPU has none
     ecc: bool = True
@@ -167,6 +176,7 @@ class Build:
     nics: int = 0
     nic_lanes: int = 16
     nic_tdp_w: int = 25
+    nic_speed_gbps: int = 0  # per NIC; 0: not known (no catalog NIC named)
     nvme: int = 0
     nvme_lanes: int = 4
     nvme_tdp_w: int = 25

@@ -2,8 +2,9 @@
 
 Every check has the signature `(build, workload, rules) -> Finding` and reads its thresholds
 from `rules` only. Each states the numbers it compared, so a presales engineer can read the
-verdict without the rulebook. `CHECKS` lists them in display order; docs/rules.md describes
-each formula and the source of its threshold.
+verdict without the rulebook. Each is registered once, at the end of this module, with its
+code and catalogue entry (`configurator.engine.registry`); docs/rules.md describes each
+formula and the source of its threshold.
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from configurator.engine import catalogue
 from configurator.engine.build import Build, Cpu, Mode, Workload
-from configurator.engine.findings import Finding, failed, not_applicable, num, passed
+from configurator.engine.findings import Finding, failed, not_applicable, num, passed, warned
 from configurator.engine.memory import (
     DIMMS_PER_CHANNEL,
     MemoryRequirement,
@@ -21,6 +23,7 @@ from configurator.engine.memory import (
 )
 from configurator.engine.pcie import LaneBudget, even_split, lane_budget, socket_loads, split_label
 from configurator.engine.power import power_budget
+from configurator.engine.registry import REGISTRY, CatalogueEntry, CheckKind
 from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import gpus_needed, size_workload
 
@@ -199,7 +202,12 @@ def socket_overload(build: Build, workload: Workload | None, rules: RuleParams) 
 
 
 def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
-    """NUMA dimension: enough sockets, GPUs even across them, none over the maximum or remote."""
+    """NUMA dimension: enough sockets, none over the maximum or remote; warn on an uneven split.
+
+    A socket above the maximum (P4's 6 or more) or a GPU served across NUMA nodes fails; a
+    split within the maximum that differs by more than one GPU (5 + 3) warns: it runs, but the
+    busier socket's lanes and memory carry more than their share.
+    """
     loads = socket_loads(build)
     limit = rules.gpus_per_socket_max
     spread = max(loads) - min(loads)
@@ -221,15 +229,20 @@ def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) ->
     overloaded = _overloaded_sockets(loads, limit)
     if overloaded:
         problems.append(f"{overloaded}, above {limit} per socket")
-    elif spread > 1:
-        problems.append(f"GPUs per socket {split_label(loads)} are uneven")
-    if (overloaded or spread > 1) and build.cpu_count >= rules.sockets_min:
-        fixes.append(_split_fix(build, rules))
+        if build.cpu_count >= rules.sockets_min:
+            fixes.append(_split_fix(build, rules))
     if build.gpus_cross_numa > 0:
         problems.append(f"{_plural(build.gpus_cross_numa, 'GPU')} served across NUMA nodes")
         fixes.append("re-seat those GPUs in slots wired to the serving socket")
     if problems:
         return failed("numa", "; ".join(problems), "; ".join(fixes), numbers)
+    if spread > 1 and build.cpu_count >= rules.sockets_min:
+        return warned(
+            "numa",
+            f"GPUs per socket {split_label(loads)} are uneven (within {limit} per socket)",
+            _split_fix(build, rules),
+            numbers,
+        )
     return passed(
         "numa",
         f"GPUs per socket {split_label(loads)}, at most {limit} each, none across NUMA nodes",
@@ -482,18 +495,22 @@ def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RulePara
     return failed("capacity", detail, fix, numbers)
 
 
-CHECKS: tuple[Check, ...] = (
-    legacy_pcie_platform,
-    numa_binding,
-    memory_below_vram,
-    socket_overload,
-    training_without_nvlink,
-    non_ecc_memory,
-    psu_undersized,
-    low_base_clock,
-    pcie_lane_budget,
-    cpu_threads_per_gpu,
-    memory_capacity,
-    numa_affinity,
-    gpu_memory_capacity,
+# The registry: display order, catalogue entry, and whether the CPU side alone decides. ------
+
+_REGISTRATIONS: tuple[tuple[str, Check, CatalogueEntry, CheckKind, bool], ...] = (
+    ("P1", legacy_pcie_platform, catalogue.P1, CheckKind.PITFALL, True),
+    ("P2", numa_binding, catalogue.P2, CheckKind.PITFALL, False),
+    ("P3", memory_below_vram, catalogue.P3, CheckKind.PITFALL, False),
+    ("P4", socket_overload, catalogue.P4, CheckKind.PITFALL, False),
+    ("P5", training_without_nvlink, catalogue.P5, CheckKind.PITFALL, False),
+    ("P6", non_ecc_memory, catalogue.P6, CheckKind.PITFALL, False),
+    ("P7", psu_undersized, catalogue.P7, CheckKind.PITFALL, False),
+    ("P8", low_base_clock, catalogue.P8, CheckKind.PITFALL, True),
+    ("pcie_lanes", pcie_lane_budget, catalogue.PCIE_LANES, CheckKind.DIMENSION, True),
+    ("cpu_threads", cpu_threads_per_gpu, catalogue.CPU_THREADS, CheckKind.DIMENSION, True),
+    ("memory", memory_capacity, catalogue.MEMORY, CheckKind.DIMENSION, False),
+    ("numa", numa_affinity, catalogue.NUMA, CheckKind.DIMENSION, False),
+    ("capacity", gpu_memory_capacity, catalogue.CAPACITY, CheckKind.WORKLOAD, False),
 )
+for _code, _check, _entry, _kind, _cpu_side in _REGISTRATIONS:
+    REGISTRY.add(_code, _check, _entry, kind=_kind, cpu_side=_cpu_side)

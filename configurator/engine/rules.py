@@ -26,12 +26,16 @@ class RuleParams:
     memory_floor_gb_8gpu: int = 512
     memory_per_gpu_gb_min: int = 0  # NVIDIA RA: 128; 0 turns it off
     memory_headroom_target: float = 0.25
-    # NUMA: each CPU serves the GPUs on its own side, at most 4 [guide §2, §4 P4], in a
-    # dual-socket node [guide §2 "baseline threshold (dual socket)"; NVIDIA RA: ≥ 2 sockets].
-    gpus_per_socket_max: int = 4
+    # NUMA: P4 is one CPU carrying 6 or more GPUs, so at most 5 per socket [guide §4 P4,
+    # decision §6: an even 5 + 5 behind PCIe switches is not P4], in a dual-socket node
+    # [guide §2 "baseline threshold (dual socket)"; NVIDIA RA: ≥ 2 sockets].
+    gpus_per_socket_max: int = 5
     sockets_min: int = 2
-    # P5: multi-GPU training of models above this size needs NVLink [decision §6].
+    # P5: full-parameter multi-GPU training of models above this size needs NVLink [§6].
     nvlink_model_params_b_min: float = 13
+    # Sizing plans at most this share of a card's memory [decision §6; vLLM's
+    # gpu_memory_utilization and SGLang's mem_fraction_static default to about 0.9].
+    gpu_memory_usable_fraction: float = 0.9
     # P7: floors are minimums; the need is component TDPs × headroom [decision §6].
     psu_floor_w_4gpu: int = 2000
     psu_floor_w_8gpu: int = 3600
@@ -45,10 +49,13 @@ class RuleParams:
     balance_score_min: float = 85
     balance_margin: float = 5
     over_provision_penalty: float = 10
-    # Recommender: multi-node training gets one NIC of at least this speed per `gpus_per_nic`
-    # GPUs (domain.md §8: one NIC per GPU or GPU pair), over at most `recommend_max_nodes`.
-    gpus_per_nic: int = 2
+    # Fabric: multi-node training has one NIC per `gpus_per_nic` GPUs, each at least
+    # `nic_speed_gbps_min` Gb/s, `nic_speed_gbps_min_hopper` for Hopper GPUs [decision §6;
+    # NVIDIA's DGX/HGX reference: one 200G NIC per A100/A800, one 400G NIC per H100].
+    gpus_per_nic: int = 1
     nic_speed_gbps_min: int = 200
+    nic_speed_gbps_min_hopper: int = 400
+    # Recommender: multi-node builds span at most this many nodes.
     recommend_max_nodes: int = 16
 
     @classmethod

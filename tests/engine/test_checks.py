@@ -14,8 +14,8 @@ import pytest
 
 from configurator.engine import checks
 from configurator.engine.build import Build, FinetuneMethod, Mode, Workload
-from configurator.engine.evaluate import Verdict, evaluate
-from configurator.engine.findings import CHECK_CODES, PITFALL_CODES, Status
+from configurator.engine.evaluate import CHECK_CODES, Verdict, evaluate
+from configurator.engine.findings import Status
 from configurator.engine.power import power_budget
 from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import size_workload
@@ -93,7 +93,7 @@ def test_s2_with_512_gb_is_rejected_for_p3_only() -> None:
     """
     evaluation = evaluate(s2(memory_gb=512), RULES)
     assert evaluation.pitfalls == ("P3",)
-    p3 = evaluation.checks[PITFALL_CODES.index("P3")]
+    p3 = evaluation.checks[CHECK_CODES.index("P3")]
     assert "768 GB" in p3.detail
     assert f"{RULES.memory_vram_ratio_min} × 640 GB VRAM" in p3.detail
     assert "512 GB" in p3.detail
@@ -277,18 +277,20 @@ def test_p4_fix_spreads_more_gpus_than_two_sockets_hold_over_nodes() -> None:
     ("cpu_count", "split", "expected"),
     [
         pytest.param(2, (4, 4), "pass", id="4 + 4"),
-        pytest.param(2, (4, 3), "pass", id="4 + 3 differs by one"),
-        pytest.param(2, (4, 2), "fail", id="4 + 2 uneven"),
-        pytest.param(2, (5, 3), "fail", id="5 + 3 over the maximum"),
+        pytest.param(2, (5, 5), "pass", id="5 + 5 even, at the maximum"),
+        pytest.param(2, (5, 4), "pass", id="5 + 4 differs by one"),
+        pytest.param(2, (5, 3), "warn", id="5 + 3 uneven within the maximum"),
+        pytest.param(2, (4, 2), "warn", id="4 + 2 uneven"),
+        pytest.param(2, (6, 2), "fail", id="6 + 2 over the maximum"),
         pytest.param(1, (4,), "fail", id="one socket: the baseline is dual-socket"),
-        pytest.param(1, (5,), "fail", id="one socket over the maximum"),
+        pytest.param(1, (6,), "fail", id="one socket over the maximum"),
     ],
 )
 def test_numa_wants_an_even_split_within_the_maximum(
     cpu_count: int, split: tuple[int, ...], expected: str
 ) -> None:
-    # The table is written for the default maximum of 4 GPUs per socket.
-    assert RULES.gpus_per_socket_max == 4
+    # The table is written for the default maximum of 5 GPUs per socket (P4 at 6 or more).
+    assert RULES.gpus_per_socket_max == 5
     build = s2(cpu_count=cpu_count, gpu_count=sum(split), gpus_per_socket=split)
     assert status(checks.numa_affinity, build) == expected
 

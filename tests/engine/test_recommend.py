@@ -223,8 +223,8 @@ def test_multi_node_nodes_hold_no_more_gpus_than_their_nic_slots_serve():
     two_nic_slots = replace(CATALOG, platforms=(replace(spr, nic_slots=2),))
     workload = Workload(13, Mode.TRAIN, batch_size=4, gpu="a800-80g-pcie", gpu_count=16)
     (item,) = recommend(workload, two_nic_slots, RULES).builds
-    assert item.build.gpu_count == 2 * RULES.gpus_per_nic  # 4 per node, not 8
-    assert (item.build.nodes, item.build.nics) == (4, 2)
+    assert item.build.gpu_count == 2 * RULES.gpus_per_nic  # as many per node as its NIC slots serve
+    assert (item.build.nodes, item.build.nics) == (16 // item.build.gpu_count, 2)
 
 
 def test_psus_must_fit_the_platforms_bays():
