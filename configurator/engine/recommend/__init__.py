@@ -8,7 +8,7 @@ complete build by `evaluate` — the same engine the API uses — keeping only a
 (`search`). `explain` says why each build serves the workload, or why none does.
 """
 
-from configurator.engine.recommend.layouts import Layout, layout, socket_split
+from configurator.engine.recommend.layouts import Layout, arrange, deploy, socket_split
 from configurator.engine.recommend.parts import (
     MemoryChoice,
     PsuChoice,
@@ -33,10 +33,11 @@ __all__ = [
     "Recommendation",
     "Recommendations",
     "Scenario",
+    "arrange",
     "cheapest_memory",
     "cheapest_nic",
     "cheapest_psus",
-    "layout",
+    "deploy",
     "rank_key",
     "recommend",
     "socket_split",

@@ -159,6 +159,7 @@ def no_build_reason(
         names = ", ".join(sorted(g.name for g in gpus if g.slug in search.needed))
         return f"No offered platform and CPU take the GPUs that fit ({names})."
     common = "; ".join(
-        f"{_rejection_words(code)} ({count}×)" for code, count in search.rejections.most_common(3)
+        f"{_rejection_words(code)}: {_count(count, 'candidate')}"
+        for code, count in search.rejections.most_common(3)
     )
     return f"Every candidate build was rejected; most often: {common}."

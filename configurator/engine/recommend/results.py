@@ -32,11 +32,16 @@ class Scenario:
             and self.params_min_b <= workload.model_params_b <= self.params_max_b
         )
 
-    def takes_count(self, gpus_per_node: int) -> bool:
-        """Return whether a node of this many GPUs is the recipe's (S1: 2–4 GPUs)."""
-        return (not self.gpus_min or gpus_per_node >= self.gpus_min) and (
+    def takes(self, gpus_per_node: int, nodes: int) -> bool:
+        """Return whether a build of these nodes is the recipe's.
+
+        The recipe describes one node: its GPUs per node in the recipe's range (S1: 2–4).
+        Several such nodes are the recipe only for distributed training (S2, S3).
+        """
+        counted = (not self.gpus_min or gpus_per_node >= self.gpus_min) and (
             not self.gpus_max or gpus_per_node <= self.gpus_max
         )
+        return counted and (nodes == 1 or Mode.TRAIN in self.modes)
 
 
 @dataclass(frozen=True, slots=True)

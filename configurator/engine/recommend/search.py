@@ -335,7 +335,7 @@ def _scenario_candidates(search: Search, catalog: Catalog, scenarios: Iterable[S
                     continue
                 plan = search.plan(gpu, platform)
                 # The recipe's name goes only on a build of the recipe's GPUs per node.
-                if plan is None or not scenario.takes_count(plan.per_node):
+                if plan is None or not scenario.takes(plan.per_node, plan.nodes):
                     continue
                 candidate = complete(search, gpu, platform, cpu, plan, math.inf, scenario.memory_gb)
                 if candidate is not None:
