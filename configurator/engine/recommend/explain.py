@@ -146,11 +146,13 @@ def no_build_reason(
             f"offered, the {largest.name}, has {_usable(largest, rules)}"
         )
         if not workload.gpu_count:
-            per_node = max_gpus // search.max_nodes
-            return (
-                f"{said}, and {search.max_nodes} nodes of {per_node} GPUs ({max_gpus} GPUs) "
-                "is the most a build spans."
+            nodes = search.max_nodes if max_gpus % search.max_nodes == 0 else 1
+            spans = (
+                f"{nodes} nodes of {max_gpus // nodes} GPUs ({max_gpus} GPUs)"
+                if nodes > 1
+                else f"one node of {max_gpus} GPUs"
             )
+            return f"{said}, and {spans} is the most a build spans."
         fewest = gpus_needed(workload, usable, max_gpus=max_gpus or count)
         if fewest is None:
             return f"{said}."

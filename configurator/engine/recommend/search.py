@@ -258,6 +258,21 @@ def complete(
     )
 
 
+def _most_gpus(search: Search, gpu: Gpu, platform: Platform) -> int:
+    """Return the most GPUs a build of this GPU on this platform spans (0: none)."""
+    if not platform.takes_gpu(gpu):
+        return 0
+    sizes = platform_node_sizes(gpu, platform, search.rules)
+    if not sizes:
+        return 0
+    requirement = nic_requirement(gpu, search.rules)
+    networked = fabric_sizes(sizes, platform, requirement)
+    if not search.nic_for(requirement.speed_gbps_min):
+        networked = ()
+    spread = networked if data_parallel(search.workload) else sizes
+    return max(max(sizes), search.max_nodes * max(spread, default=0))
+
+
 def fewest_gpus(workload: Workload, gpu: Gpu, usable: float, max_gpus: int) -> int | None:
     """Return a lower bound of the GPUs (all nodes) a build of this GPU uses, or None.
 
@@ -363,11 +378,7 @@ def recommend(
     gpus = [g for g in catalog.gpus if not workload.gpu or g.slug == workload.gpu]
     if workload.gpu and not gpus:
         gpus = [g for g in named.gpus if g.slug == workload.gpu]
-    max_gpus = max_nodes * max(
-        (size for g in gpus for p in catalog.platforms if p.takes_gpu(g)
-         for size in platform_node_sizes(g, p, rules)),
-        default=0,
-    )  # fmt: skip
+    max_gpus = max((_most_gpus(search, g, p) for g in gpus for p in catalog.platforms), default=0)
     if max_gpus:
         for gpu in gpus:
             fewest = fewest_gpus(workload, gpu, search.usable(gpu), max_gpus)
