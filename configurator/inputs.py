@@ -92,8 +92,19 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
         nic = catalog.find("nics", data.nic)
         if nic is None:
             errors.add(f"{prefix}.nic", f"Unknown network card {data.nic!r}.")
+        elif data.nic_speed_gbps is not None and data.nic_speed_gbps != nic.speed_gbps:
+            errors.add(
+                f"{prefix}.nic_speed_gbps",
+                f"{nic.name} runs at {nic.speed_gbps} Gb/s, not {data.nic_speed_gbps}.",
+            )
     errors.raise_if_any()
-    nic_specs = {"nic_lanes": nic.pcie_lanes, "nic_tdp_w": nic.tdp_w} if nic else {}
+    nic_specs = {"nic_speed_gbps": data.nic_speed_gbps or 0}
+    if nic:
+        nic_specs = {
+            "nic_lanes": nic.pcie_lanes,
+            "nic_tdp_w": nic.tdp_w,
+            "nic_speed_gbps": nic.speed_gbps,
+        }
     return engine.Build(
         cpu=cpu,
         cpu_count=data.cpu_count,

@@ -46,6 +46,9 @@ class BuildIn(StrictSchema):
     nodes: int = Field(1, ge=1, le=MAX_NODES)
     nics: int = Field(0, ge=0, le=16, description="High-speed NICs (InfiniBand/RoCE) per node")
     nic: Text | None = Field(None, max_length=120, description="NIC slug; default x16, 25 W")
+    nic_speed_gbps: int | None = Field(
+        None, ge=1, le=3200, description="Speed of each NIC, Gb/s, when no NIC slug is given"
+    )
     nvme: int = Field(0, ge=0, le=32, description="NVMe drives per node")
     platform: Text | None = Field(None, max_length=120, description="Platform slug")
     dimm_count: int | None = Field(None, ge=1, le=64, description="DIMMs per node")

@@ -31,6 +31,14 @@ class Architecture(StrEnum):
     HOPPER = "hopper"  # H100, H800, H20: FP8 Transformer Engine
 
 
+# Formats that need tensor cores of a given architecture; every other precision a workload may
+# name (fp32, fp16, bf16, and weight-only int8/int4, which kernels dequantise to 16-bit) runs
+# on all of them. FP8 (E4M3/E5M2) arrived with Ada and Hopper [NVIDIA architecture papers].
+PRECISION_ARCHITECTURES: dict[str, frozenset[Architecture]] = {
+    "fp8": frozenset({Architecture.ADA, Architecture.HOPPER}),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Cpu:
     """One CPU model as its datasheet states it (per socket unless named otherwise)."""
@@ -76,6 +84,11 @@ class Gpu:
     @property
     def has_nvlink(self) -> bool:
         return self.nvlink_gbps > 0
+
+    def runs(self, precision: str) -> bool:
+        """Return whether this GPU's tensor cores run the number format natively."""
+        needed = PRECISION_ARCHITECTURES.get(str(precision).lower())
+        return needed is None or self.architecture in needed
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,9 +11,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 
 from configurator.engine import catalogue
-from configurator.engine.build import Build, Cpu, Mode, Workload
+from configurator.engine.build import (
+    PRECISION_ARCHITECTURES,
+    Architecture,
+    Build,
+    Cpu,
+    FinetuneMethod,
+    Mode,
+    Workload,
+)
+from configurator.engine.fabric import NicRequirement, nic_requirement
 from configurator.engine.findings import Finding, failed, not_applicable, num, passed, warned
 from configurator.engine.memory import (
     DIMMS_PER_CHANNEL,
@@ -38,6 +48,14 @@ HIGH_CLOCK_CPUS: tuple[tuple[str, float], ...] = (
     ("Xeon Gold 6548Y+", 2.5),
     ("EPYC 9474F", 3.6),
 )
+# GPUs per node that one model replica is deployed on (domain.md §6), largest first.
+DEPLOYED_GPU_COUNTS = (8, 4, 2, 1)
+# Architectures as their maker names them in text.
+ARCHITECTURE_NAMES: dict[Architecture, str] = {
+    Architecture.AMPERE: "Ampere",
+    Architecture.ADA: "Ada Lovelace",
+    Architecture.HOPPER: "Hopper",
+}
 # The capacity fix searches GPU counts up to this many; beyond it no rental build is offered.
 MAX_GPUS_SEARCHED = 1024
 
@@ -253,8 +271,21 @@ def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) ->
 # P5 ----------------------------------------------------------------------------------------
 
 
+def _full_parameter(workload: Workload) -> bool:
+    """Return whether every GPU exchanges the gradients of the whole model (train, full FT)."""
+    return workload.mode is Mode.TRAIN or workload.finetune_method is FinetuneMethod.FULL
+
+
+def _method_label(workload: Workload) -> str:
+    return "LoRA" if workload.finetune_method is FinetuneMethod.LORA else "QLoRA"
+
+
 def training_without_nvlink(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
-    """P5: reject multi-GPU training of a large model on GPUs without NVLink."""
+    """P5: reject full-parameter multi-GPU training of a large model on GPUs without NVLink.
+
+    LoRA and QLoRA exchange only the adapters' gradients (tens of megabytes a step, not the
+    model's), so they pass with a note (domain.md §6).
+    """
     if workload is None:
         return not_applicable("P5", "applies to training workloads; no workload given")
     if workload.mode is Mode.INFER:
@@ -265,6 +296,13 @@ def training_without_nvlink(build: Build, workload: Workload | None, rules: Rule
     # A bridge or board cannot add NVLink to a GPU that has none (RTX 4090, L20).
     linked = build.nvlink and build.gpu.has_nvlink
     numbers = {"model_params_b": size, "nvlink_model_params_b_min": size_min, "nvlink": int(linked)}
+    if not _full_parameter(workload):
+        method = _method_label(workload)
+        detail = (
+            f"{method} fine-tuning of a {num(size)}B model exchanges only the adapters' "
+            "gradients between GPUs: PCIe carries them"
+        )
+        return passed("P5", detail, numbers)
     if size <= size_min:
         detail = f"{num(size)}B model ≤ {num(size_min)}B: little cross-GPU traffic"
         return passed("P5", detail, numbers)
@@ -275,10 +313,14 @@ def training_without_nvlink(build: Build, workload: Workload | None, rules: Rule
         fix = "fit NVLink bridges (PCIe cards) or an SXM NVSwitch board"
     else:
         reason = f"the {build.gpu.name} has no NVLink"
-        fix = "an NVLink GPU: A800 or H100, SXM on an NVSwitch board or bridged PCIe pairs"
+        fix = (
+            "an NVLink GPU (A800 or H100: SXM on an NVSwitch board or bridged PCIe pairs), "
+            "or fine-tune with LoRA/QLoRA, which exchanges only adapter gradients"
+        )
+    what = "training" if workload.mode is Mode.TRAIN else "full fine-tuning"
     return failed(
         "P5",
-        f"{workload.mode} of a {num(size)}B model (> {num(size_min)}B) on {_gpus(build)}: {reason}",
+        f"{what} of a {num(size)}B model (> {num(size_min)}B) on {_gpus(build)}: {reason}",
         fix,
         numbers,
     )
@@ -495,6 +537,104 @@ def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RulePara
     return failed("capacity", detail, fix, numbers)
 
 
+# Precision -----------------------------------------------------------------------------------
+
+
+def precision_supported(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """Precision: reject a number format the GPU's tensor cores do not run (FP8 before Ada)."""
+    if workload is None:
+        return not_applicable("precision", "needs a workload's precision")
+    precision, gpu = str(workload.precision).lower(), build.gpu
+    numbers = {"fp8": int(precision == "fp8")}
+    arch = ARCHITECTURE_NAMES[gpu.architecture]
+    if gpu.runs(precision):
+        return passed("precision", f"{precision} runs natively on the {gpu.name} ({arch})", numbers)
+    able = sorted(ARCHITECTURE_NAMES[a] for a in PRECISION_ARCHITECTURES[precision])
+    return failed(
+        "precision",
+        f"{precision} needs {' or '.join(able)} tensor cores; the {gpu.name} is {arch}",
+        f"run it in bf16 on the {gpu.name} (sized again: twice the memory of {precision} "
+        f"weights), or use a {' or '.join(able)} GPU for {precision}, e.g. H100 or L20",
+        numbers,
+    )
+
+
+# Fabric ----------------------------------------------------------------------------------------
+
+
+def _nic_lanes_fit(build: Build, nics: int, rules: RuleParams) -> bool:
+    """Return whether the node's PCIe lanes still suffice once it carries `nics` NICs."""
+    return lane_budget(replace(build, nics=nics), rules).needed <= build.cpu.lanes_for(
+        build.cpu_count
+    )
+
+
+def _gpus_fitting_with_nics(build: Build, need: NicRequirement, rules: RuleParams) -> int:
+    """Return the most GPUs per node, a deployed count, whose links and NICs fit (0: none)."""
+    for gpus in (count for count in DEPLOYED_GPU_COUNTS if count < build.gpu_count):
+        fewer = replace(build, gpu_count=gpus, gpus_per_socket=even_split(gpus, build.cpu_count))
+        if _nic_lanes_fit(fewer, need.nics_for(gpus), rules):
+            return gpus
+    return 0
+
+
+def _fabric_fix(build: Build, need: NicRequirement, rules: RuleParams) -> str:
+    nics = need.nics_for(build.gpu_count)
+    share = "one per GPU" if need.gpus_per_nic == 1 else f"one per {need.gpus_per_nic} GPUs"
+    fix = f"fit {nics} × ≥ {need.speed_gbps_min} Gb/s NICs per node ({share}), rail-optimised"
+    if _nic_lanes_fit(build, nics, rules):
+        return fix
+    lanes = lane_budget(replace(build, nics=nics), rules)
+    fix += (
+        f", on a PCIe-switch board that puts each NIC beside its GPUs: direct to the CPUs they "
+        f"need {lanes.needed} lanes, the CPUs give {lanes.available}"
+    )
+    fewer = _gpus_fitting_with_nics(build, need, rules)
+    if fewer:
+        fix += f"; or {fewer} GPUs per node with {need.nics_for(fewer)} NICs"
+    return fix
+
+
+def multi_node_fabric(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """Fabric: reject multi-node training without enough NICs of the speed its GPUs need."""
+    if workload is None:
+        return not_applicable("fabric", "applies to multi-node training; no workload given")
+    if workload.mode is Mode.INFER:
+        return not_applicable("fabric", "inference scales by whole replicas: no gradient traffic")
+    if build.nodes <= 1:
+        return not_applicable("fabric", "one node: GPUs exchange gradients inside it")
+    need = nic_requirement(build.gpu, rules)
+    nics_needed = need.nics_for(build.gpu_count)
+    speed = build.nic_speed_gbps
+    numbers = {
+        "nodes": build.nodes,
+        "nics": build.nics,
+        "nics_needed": nics_needed,
+        "nic_speed_gbps": speed,
+        "nic_speed_gbps_min": need.speed_gbps_min,
+    }
+    share = "one per GPU" if need.gpus_per_nic == 1 else f"one per {need.gpus_per_nic} GPUs"
+    wanted = f"{nics_needed} × ≥ {need.speed_gbps_min} Gb/s ({share})"
+    where = f"{workload.mode} over {build.nodes} nodes of {_gpus(build)}"
+    problems = []
+    if build.nics < nics_needed:
+        has = "no high-speed NICs" if build.nics == 0 else _plural(build.nics, "NIC")
+        problems.append(f"{has} per node; it needs {wanted}")
+    elif speed <= 0:
+        problems.append(
+            f"{_plural(build.nics, 'NIC')} per node of unstated speed; it needs {wanted}"
+        )
+    elif speed < need.speed_gbps_min:
+        problems.append(f"{build.nics} × {speed} Gb/s NICs per node; it needs {wanted}")
+    if problems:
+        return failed(
+            "fabric", f"{where}: {'; '.join(problems)}", _fabric_fix(build, need, rules), numbers
+        )
+    return passed(
+        "fabric", f"{where}: {build.nics} × {speed} Gb/s NICs per node ({share} needed)", numbers
+    )
+
+
 # The registry: display order, catalogue entry, and whether the CPU side alone decides. ------
 
 _REGISTRATIONS: tuple[tuple[str, Check, CatalogueEntry, CheckKind, bool], ...] = (
@@ -511,6 +651,8 @@ _REGISTRATIONS: tuple[tuple[str, Check, CatalogueEntry, CheckKind, bool], ...] =
     ("memory", memory_capacity, catalogue.MEMORY, CheckKind.DIMENSION, False),
     ("numa", numa_affinity, catalogue.NUMA, CheckKind.DIMENSION, False),
     ("capacity", gpu_memory_capacity, catalogue.CAPACITY, CheckKind.WORKLOAD, False),
+    ("precision", precision_supported, catalogue.PRECISION, CheckKind.WORKLOAD, False),
+    ("fabric", multi_node_fabric, catalogue.FABRIC, CheckKind.WORKLOAD, False),
 )
 for _code, _check, _entry, _kind, _cpu_side in _REGISTRATIONS:
     REGISTRY.add(_code, _check, _entry, kind=_kind, cpu_side=_cpu_side)

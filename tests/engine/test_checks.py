@@ -501,14 +501,22 @@ LORA_7B = Workload(7, Mode.FINETUNE, batch_size=4, finetune_method=FinetuneMetho
 TRAIN_34B = Workload(34, Mode.TRAIN, batch_size=2)
 TRAIN_175B = Workload(175, Mode.TRAIN, batch_size=1)
 
+
+def s3_fabric(**changes: object) -> Build:
+    """S3 on its HGX board (4 PCIe switch uplinks) with one 400G NIC per H100."""
+    fabric = {"pcie_switch_uplinks": 4, "nics": 8, "nic_speed_gbps": 400, "nic_lanes": 16}
+    return s3(**{**fabric, **changes})
+
+
 RECIPES_WITH_WORKLOADS = [
     pytest.param(s1(), LORA_7B, set(), id="S1 LoRA fine-tuning of 7B"),
     pytest.param(s1(), SMALL_BATCH, {"P8"}, id="S1 small-batch inference: base clock"),
     pytest.param(s2(memory_gb=512), TRAIN_34B, {"P3", "memory"}, id="S2 512 GB, 34B training"),
     pytest.param(s2(), TRAIN_34B, set(), id="S2 768 GB, 34B training"),
     pytest.param(s2(nvlink=False), TRAIN_34B, {"P5"}, id="S2 without NVLink, 34B training"),
-    pytest.param(s3(nodes=5), TRAIN_175B, set(), id="S3 × 5 nodes, 175B training"),
-    pytest.param(s3(nodes=4), TRAIN_175B, {"capacity"}, id="S3 × 4 nodes, 175B training"),
+    pytest.param(s3_fabric(nodes=5), TRAIN_175B, set(), id="S3 × 5 nodes, 175B training"),
+    pytest.param(s3_fabric(nodes=4), TRAIN_175B, {"capacity"}, id="S3 × 4 nodes, 175B training"),
+    pytest.param(s3(nodes=5), TRAIN_175B, {"fabric"}, id="S3 × 5 nodes without NICs"),
 ]
 
 
@@ -562,3 +570,92 @@ def test_capacity_counts_every_node_and_says_how_many_gpus_fit() -> None:
 
 def test_capacity_needs_a_workload() -> None:
     assert status(checks.gpu_memory_capacity, s3()) == "na"
+
+
+# P5 for full-parameter training only; precision; fabric ------------------------------------
+
+
+@pytest.mark.parametrize("method", [FinetuneMethod.LORA, FinetuneMethod.QLORA])
+def test_p5_passes_lora_and_qlora_with_a_note(method: FinetuneMethod) -> None:
+    build = node(xeon_gold_6530(), rtx_4090(), 8, 512, psu_watts=6000)
+    workload = Workload(70, Mode.FINETUNE, finetune_method=method)
+    finding = checks.training_without_nvlink(build, workload, RULES)
+    assert finding.status is Status.PASS
+    assert "only the adapters' gradients" in finding.detail
+
+
+def test_p5_fails_full_fine_tuning_of_a_large_model_without_nvlink() -> None:
+    build = node(xeon_gold_6530(), rtx_4090(), 8, 512, psu_watts=6000)
+    workload = Workload(70, Mode.FINETUNE, finetune_method=FinetuneMethod.FULL)
+    finding = checks.training_without_nvlink(build, workload, RULES)
+    assert finding.status is Status.FAIL
+    assert "full fine-tuning" in finding.detail
+    assert "LoRA" in finding.fix
+
+
+@pytest.mark.parametrize(
+    ("gpu", "precision", "expected"),
+    [
+        pytest.param(a800_sxm(), "fp8", "fail", id="FP8 on Ampere A800"),
+        pytest.param(h100_sxm(), "fp8", "pass", id="FP8 on Hopper H100"),
+        pytest.param(l20(), "fp8", "pass", id="FP8 on Ada L20"),
+        pytest.param(rtx_4090(), "fp8", "pass", id="FP8 on Ada RTX 4090"),
+        pytest.param(a800_sxm(), "bf16", "pass", id="BF16 on Ampere"),
+        pytest.param(a800_sxm(), "int4", "pass", id="weight-only INT4 on Ampere"),
+    ],
+)
+def test_precision_against_the_gpu_architecture(gpu, precision: str, expected: str) -> None:
+    build = node(xeon_gold_6530(), gpu, 8, 1024, psu_watts=12000)
+    workload = Workload(7, Mode.INFER, precision=precision)
+    assert status(checks.precision_supported, build, workload) == expected
+
+
+def test_precision_fix_names_a_format_and_gpus_that_run_it() -> None:
+    workload = Workload(7, Mode.INFER, precision="fp8")
+    finding = checks.precision_supported(s2(), workload, RULES)
+    assert "bf16" in finding.fix and "H100" in finding.fix
+    assert checks.precision_supported(s2(), None, RULES).status is Status.NA
+
+
+@pytest.mark.parametrize(
+    ("build", "workload", "expected"),
+    [
+        pytest.param(s3(), TRAIN_175B, "na", id="one node"),
+        pytest.param(s3(nodes=2), Workload(70, Mode.INFER), "na", id="inference"),
+        pytest.param(s3(nodes=2), None, "na", id="no workload"),
+        pytest.param(s3(nodes=2), TRAIN_175B, "fail", id="two nodes, no NICs"),
+        pytest.param(s3_fabric(nodes=2), TRAIN_175B, "pass", id="one 400G NIC per H100"),
+        pytest.param(s3_fabric(nodes=2, nics=4), TRAIN_175B, "fail", id="one NIC per pair"),
+        pytest.param(s3_fabric(nodes=2, nic_speed_gbps=200), TRAIN_175B, "fail", id="200G"),
+        pytest.param(s3_fabric(nodes=2, nic_speed_gbps=0), TRAIN_175B, "fail", id="speed unknown"),
+        pytest.param(s2(nodes=2, nics=8, nic_speed_gbps=200), TRAIN_34B, "pass", id="A800 200G"),
+        pytest.param(
+            s1(nodes=2),
+            Workload(7, Mode.FINETUNE, finetune_method=FinetuneMethod.LORA),
+            "fail",
+            id="LoRA over two nodes still exchanges gradients",
+        ),
+    ],
+)
+def test_fabric_for_multi_node_training(build: Build, workload, expected: str) -> None:
+    assert status(checks.multi_node_fabric, build, workload) == expected
+
+
+def test_fabric_share_comes_from_the_profile() -> None:
+    pairs = replace(RULES, gpus_per_nic=2)
+    finding = checks.multi_node_fabric(s3_fabric(nodes=2, nics=4), TRAIN_175B, pairs)
+    assert finding.status is Status.PASS
+
+
+def test_fabric_fix_on_a_direct_board_says_when_the_lanes_do_not_hold_the_nics() -> None:
+    """8 GPUs and 8 NICs direct to 2 × 6530 need 256 lanes of 160: the fix must say so."""
+    build = node(xeon_gold_6530(), a800_pcie(), 8, 1024, psu_watts=6000, nodes=2)
+    finding = checks.multi_node_fabric(build, TRAIN_34B, RULES)
+    assert finding.status is Status.FAIL
+    assert "PCIe-switch board" in finding.fix
+    assert "256 lanes" in finding.fix and "160" in finding.fix
+    assert "4 GPUs per node with 4 NICs" in finding.fix
+    fewer = node(xeon_gold_6530(), a800_pcie(), 4, 512, psu_watts=6000, nodes=4)
+    fitted = replace(fewer, nics=4, nic_speed_gbps=200)
+    assert checks.pcie_lane_budget(fitted, None, RULES).status is Status.PASS
+    assert checks.multi_node_fabric(fitted, TRAIN_34B, RULES).status is Status.PASS
