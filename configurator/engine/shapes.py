@@ -201,10 +201,11 @@ def inference_deployment(
     *,
     total: int | None = None,
 ) -> Deployment | None:
-    """Return the fewest GPUs in allowed node sizes that serve inference as whole replicas.
+    """Return the fewest nodes and GPUs in allowed node sizes that serve inference as replicas.
 
     `sizes` are the node sizes a platform takes; `total` (GPUs asked for) fixes the count.
-    At equal GPUs the fewer nodes win, then the smaller replica. A replica spans nodes only
+    The fewest nodes win (a replica per node where one node's cards cannot hold more),
+    then the fewest GPUs, then the smaller replica. A replica spans nodes only
     when the weights alone exceed the largest node's usable memory.
     """
     if total is not None:
@@ -230,7 +231,7 @@ def inference_deployment(
             replicas = (nodes * per_node) // size
             share = math.ceil(batch / replicas)
             plan = Deployment(nodes, per_node, Replicas(size, replicas, share))
-            key = (plan.total, nodes, size)
+            key = (nodes, plan.total, size)
             if best is None or key < best[0]:
                 best = (key, plan)
     if best is not None:

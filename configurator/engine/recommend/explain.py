@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,7 @@ from configurator.engine.recommend.results import Recommendation
 from configurator.engine.registry import REGISTRY, CheckKind
 from configurator.engine.rules import RuleParams
 from configurator.engine.shapes import data_parallel, replica_gb, usable_gb
-from configurator.engine.sizing import gpus_needed, size_workload
+from configurator.engine.sizing import size_workload
 
 if TYPE_CHECKING:
     from configurator.engine.catalog import Catalog
@@ -122,6 +123,32 @@ def _rejection_words(code: str) -> str:
     return str(code)
 
 
+def _deployable_fewest(
+    workload: Workload, gpu: Gpu, search: Search, catalog: Catalog
+) -> str | None:
+    """Return the fewest GPUs of this type in deployable nodes, e.g. `24 × H100 (3 nodes of 8)`.
+
+    The count asked for is dropped and the search's own layout finds the answer, so what
+    the reason proposes is a build the recommender would return.
+    """
+    from configurator.engine.recommend.search import Search, fewest_gpus
+
+    free = replace(workload, gpu_count=None)
+    probe = Search(free, catalog, search.rules, search.limit, search.max_nodes)
+    fewest = fewest_gpus(free, gpu, probe.usable(gpu), 1024)
+    if fewest is None:
+        return None
+    probe.needed[gpu.slug] = fewest
+    plans = [probe.plan(gpu, p) for p in catalog.platforms if p.takes_gpu(gpu)]
+    plans = [plan for plan in plans if plan is not None]
+    if not plans:
+        return f"{fewest} × {gpu.name}"
+    plan = min(plans, key=lambda plan: (plan.total, plan.nodes))
+    if plan.nodes == 1:
+        return f"{plan.total} × {gpu.name}"
+    return f"{plan.total} × {gpu.name} ({plan.nodes} nodes of {plan.per_node})"
+
+
 def no_build_reason(
     workload: Workload, gpus: list[Gpu], search: Search, max_gpus: int, catalog: Catalog
 ) -> str:
@@ -153,10 +180,10 @@ def no_build_reason(
                 else f"one node of {max_gpus} GPUs"
             )
             return f"{said}, and {spans} is the most a build spans."
-        fewest = gpus_needed(workload, usable, max_gpus=max_gpus or count)
+        fewest = _deployable_fewest(workload, largest, search, catalog)
         if fewest is None:
             return f"{said}."
-        return f"{said}: it takes at least {fewest} × {largest.name}."
+        return f"{said}: it takes at least {fewest}."
     if not search.rejections:
         names = ", ".join(sorted(g.name for g in gpus if g.slug in search.needed))
         return f"No offered platform and CPU take the GPUs that fit ({names})."
