@@ -81,6 +81,9 @@ class EvaluateIn(StrictSchema):
 
 class WorkloadRequestIn(StrictSchema):
     workload: WorkloadIn
+    profile: Text | None = Field(
+        None, max_length=64, description="Rule profile whose usable GPU memory share applies"
+    )
 
 
 class RecommendIn(StrictSchema):
@@ -156,6 +159,11 @@ class SizingOut(Schema):
     assumptions: list[str]
     gpu: str | None = None
     gpus_needed: int | None = None
+    unit: str = Field(description="What GB means here, and what the makers' figures mean")
+    gpu_memory_gib: int | None = Field(None, description="The card's memory as its maker states it")
+    card_gb: float | None = Field(None, description="The card's memory in GB (10^9 bytes)")
+    usable_fraction: float | None = Field(None, description="Share of the card sizing may fill")
+    usable_gb: float | None = Field(None, description="What each GPU may fill, GB")
 
 
 class BomLineOut(Schema):

@@ -35,7 +35,7 @@ from configurator.engine.pcie import LaneBudget, even_split, lane_budget, socket
 from configurator.engine.power import PowerBudget, power_budget
 from configurator.engine.registry import REGISTRY, CatalogueEntry, CheckKind
 from configurator.engine.rules import RuleParams
-from configurator.engine.sizing import gpus_needed, size_workload
+from configurator.engine.sizing import card_gb, gpus_needed, size_workload, usable_gb
 
 Check = Callable[[Build, Workload | None, RuleParams], Finding]
 
@@ -529,36 +529,59 @@ def cpu_threads_per_gpu(build: Build, workload: Workload | None, rules: RulePara
 # GPU memory capacity ------------------------------------------------------------------------
 
 
+def _capacity_fix(
+    build: Build, workload: Workload, usable: float, numbers: dict, need: NicRequirement
+) -> str:
+    """Propose the fewest GPUs that hold the workload; with a fabric when nodes must train."""
+    fewest = gpus_needed(workload, usable, max_gpus=MAX_GPUS_SEARCHED)
+    if fewest is None:
+        return f"use a GPU with more memory: it does not fit {MAX_GPUS_SEARCHED} × {build.gpu.name}"
+    numbers["gpus_fitting"] = fewest
+    per_node = max(build.gpu_count, 1)
+    nodes = math.ceil(fewest / per_node)
+    fix = (
+        f"spread it over at least {fewest} × {build.gpu.name} "
+        f"({_plural(nodes, 'node')} of {per_node})"
+    )
+    if nodes > 1 and workload.mode is not Mode.INFER:
+        fix += (
+            f" with {need.nics_for(per_node)} × ≥ {need.speed_gbps_min} Gb/s NICs per node "
+            "for the gradients"
+        )
+    return f"{fix}, or use a GPU with more memory"
+
+
 def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
-    """Capacity: reject a build whose GPUs, all nodes counted, cannot hold the workload."""
+    """Capacity: reject a build whose GPUs, all nodes counted, cannot hold the workload.
+
+    Each GPU may fill `gpu_memory_usable_fraction` of its memory; the maker's "80 GB" is
+    80 GiB, sizing counts GB of 10⁹ bytes (`sizing.usable_gb`).
+    """
     if workload is None:
         return not_applicable("capacity", "needs a workload to size")
     total = max(build.gpu_count * build.nodes, 1)
-    sizing = size_workload(workload, gpu_count=total, gpu_memory_gb=build.gpu.memory_gb)
-    per_gpu, memory = sizing.per_gpu_gb, build.gpu.memory_gb
+    memory, fraction = build.gpu.memory_gb, rules.gpu_memory_usable_fraction
+    usable = usable_gb(memory, fraction)
+    sizing = size_workload(workload, gpu_count=total, gpu_memory_gb=usable)
+    per_gpu = sizing.per_gpu_gb
     numbers = {
         "total_gb": round(sizing.total_gb, 2),
         "per_gpu_gb": round(per_gpu, 2),
+        "usable_gb": round(usable, 2),
         "gpu_memory_gb": memory,
+        "gpu_memory_usable_fraction": fraction,
         "gpus": total,
     }
     where = f"{total} GPUs" if build.nodes == 1 else f"{total} GPUs ({build.nodes} nodes)"
     detail = (
         f"{num(workload.model_params_b)}B {workload.mode} needs {num(sizing.total_gb)} GB of GPU "
-        f"memory, {num(per_gpu)} GB per GPU over {where}; the {build.gpu.name} has {memory} GB"
+        f"memory, {num(per_gpu)} GB per GPU over {where}; each {build.gpu.name} may fill "
+        f"{num(usable)} GB ({fraction:.0%} of its {memory} GiB = {num(card_gb(memory))} GB)"
     )
-    if per_gpu <= memory:
+    if per_gpu <= usable:
         return passed("capacity", detail, numbers)
-    fewest = gpus_needed(workload, memory, max_gpus=MAX_GPUS_SEARCHED)
-    if fewest is None:
-        fix = f"use a GPU with more memory: it does not fit {MAX_GPUS_SEARCHED} × {build.gpu.name}"
-    else:
-        numbers["gpus_fitting"] = fewest
-        nodes = math.ceil(fewest / max(build.gpu_count, 1))
-        fix = (
-            f"spread it over at least {fewest} × {build.gpu.name} "
-            f"({_plural(nodes, 'node')} of {build.gpu_count}), or use a GPU with more memory"
-        )
+    need = nic_requirement(build.gpu, rules)
+    fix = _capacity_fix(build, workload, usable, numbers, need)
     return failed("capacity", detail, fix, numbers)
 
 

@@ -22,9 +22,9 @@ from configurator.engine.shapes import (
     node_sizes,
     replica_gb,
     tensor_parallel_sizes,
-    usable_gb,
     weights_gb,
 )
+from configurator.engine.sizing import usable_gb
 
 
 def _plural(count: int, noun: str) -> str:

@@ -77,11 +77,6 @@ class Replicas:
         return self.size * self.count
 
 
-def usable_gb(gpu_memory_gb: float, fraction: float) -> float:
-    """Return the GPU memory sizing may fill: the card's memory × the usable fraction."""
-    return gpu_memory_gb * fraction
-
-
 def data_parallel(workload: Workload | None) -> bool:
     """Return whether the workload runs sharded data parallel (training and fine-tuning)."""
     return workload is not None and workload.mode in (Mode.TRAIN, Mode.FINETUNE)

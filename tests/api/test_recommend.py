@@ -110,9 +110,9 @@ def test_impossible_workload_gets_an_empty_answer_with_numbers(client):
                               "gpu_count": 8, "gpu": "h100-80g-sxm"})  # fmt: skip
     assert body["builds"] == []
     assert "GB per GPU over 8 GPUs" in body["reason"]
-    assert "80 GB" in body["reason"]
-    # 18 hold it within the usable 72 GB of each card; HGX boards come in whole nodes of 8.
-    assert "at least 24 × NVIDIA H100 80GB SXM5 (3 nodes of 8)" in body["reason"]
+    assert "80 GiB" in body["reason"]
+    # 16 hold it within the usable 77.31 GB (90 % of 80 GiB) of each card: 2 whole HGX nodes.
+    assert "at least 16 × NVIDIA H100 80GB SXM5 (2 nodes of 8)" in body["reason"]
 
 
 def test_workload_beyond_the_largest_build_is_explained(client):

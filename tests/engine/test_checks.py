@@ -18,7 +18,7 @@ from configurator.engine.evaluate import CHECK_CODES, Verdict, evaluate
 from configurator.engine.findings import Status
 from configurator.engine.power import power_budget
 from configurator.engine.rules import RuleParams
-from configurator.engine.sizing import size_workload
+from configurator.engine.sizing import card_gb, gpus_needed, size_workload, usable_gb
 from tests.engine.builders import (
     a800_pcie,
     a800_sxm,
@@ -516,9 +516,9 @@ RECIPES_WITH_WORKLOADS = [
     pytest.param(s2(memory_gb=512), TRAIN_34B, {"P3", "memory"}, id="S2 512 GB, 34B training"),
     pytest.param(s2(), TRAIN_34B, set(), id="S2 768 GB, 34B training"),
     pytest.param(s2(nvlink=False), TRAIN_34B, {"P5"}, id="S2 without NVLink, 34B training"),
-    pytest.param(s3_fabric(nodes=5), TRAIN_175B, set(), id="S3 × 5 nodes, 175B training"),
-    pytest.param(s3_fabric(nodes=4), TRAIN_175B, {"capacity"}, id="S3 × 4 nodes, 175B training"),
-    pytest.param(s3(nodes=5), TRAIN_175B, {"fabric"}, id="S3 × 5 nodes without NICs"),
+    pytest.param(s3_fabric(nodes=6), TRAIN_175B, set(), id="S3 × 6 nodes, 175B training"),
+    pytest.param(s3_fabric(nodes=5), TRAIN_175B, {"capacity"}, id="S3 × 5 nodes, 175B training"),
+    pytest.param(s3(nodes=6), TRAIN_175B, {"fabric"}, id="S3 × 6 nodes without NICs"),
 ]
 
 
@@ -552,22 +552,56 @@ def _with_gpu_memory(build: Build, memory_gb: int) -> Build:
     return replace(build, gpu=replace(build.gpu, memory_gb=memory_gb))
 
 
-def test_capacity_passes_when_the_gpu_holds_the_per_gpu_need_and_fails_below() -> None:
-    build = s3(nodes=5)
+def test_capacity_passes_when_the_usable_memory_holds_the_need_and_fails_below() -> None:
+    """Each GPU may fill 90 % of its memory; the maker's GB are GiB (2³⁰ bytes)."""
+    build = s3(nodes=6)
     need = size_workload(TRAIN_175B, gpu_count=build.gpu_count * build.nodes).per_gpu_gb
-    assert not need.is_integer()
-    fits = _with_gpu_memory(build, math.ceil(need))
-    short = _with_gpu_memory(build, math.floor(need))
-    assert status(checks.gpu_memory_capacity, fits, TRAIN_175B) == "pass"
+    fits = math.ceil(need / (card_gb(1) * RULES.gpu_memory_usable_fraction))
+    assert (
+        usable_gb(fits - 1, RULES.gpu_memory_usable_fraction)
+        < need
+        <= usable_gb(fits, RULES.gpu_memory_usable_fraction)
+    )
+    assert status(checks.gpu_memory_capacity, _with_gpu_memory(build, fits), TRAIN_175B) == "pass"
+    short = _with_gpu_memory(build, fits - 1)
     assert status(checks.gpu_memory_capacity, short, TRAIN_175B) == "fail"
+
+
+def test_capacity_never_plans_a_card_full() -> None:
+    """A need at 95 % of the card fails at the default 90 %, passes at a profile's 100 %."""
+    build = s3(nodes=6)
+    need = size_workload(TRAIN_175B, gpu_count=48).per_gpu_gb
+    memory = math.ceil(need / card_gb(1) / 0.95)
+    tight = _with_gpu_memory(build, memory)
+    assert checks.gpu_memory_capacity(tight, TRAIN_175B, RULES).status is Status.FAIL
+    full = replace(RULES, gpu_memory_usable_fraction=1.0)
+    assert checks.gpu_memory_capacity(tight, TRAIN_175B, full).status is Status.PASS
+
+
+def test_capacity_states_need_usable_and_card_memory_with_their_units() -> None:
+    finding = checks.gpu_memory_capacity(s3_fabric(nodes=6), TRAIN_175B, RULES)
+    assert finding.status is Status.PASS
+    assert "may fill 77.31 GB (90% of its 80 GiB = 85.9 GB)" in finding.detail
+    assert finding.numbers["usable_gb"] == 77.31
 
 
 def test_capacity_counts_every_node_and_says_how_many_gpus_fit() -> None:
     finding = checks.gpu_memory_capacity(s3(nodes=4), TRAIN_175B, RULES)
     assert finding.status is Status.FAIL
     assert "over 32 GPUs (4 nodes)" in finding.detail
-    assert finding.numbers["gpus_fitting"] == 40
-    assert "at least 40 × H100 80GB SXM5 (5 nodes of 8)" in finding.fix
+    fewest = finding.numbers["gpus_fitting"]
+    assert fewest == gpus_needed(TRAIN_175B, usable_gb(80, RULES.gpu_memory_usable_fraction), 1024)
+    nodes = math.ceil(fewest / 8)
+    assert f"at least {fewest} × H100 80GB SXM5 ({nodes} nodes of 8)" in finding.fix
+    assert "8 × ≥ 400 Gb/s NICs per node" in finding.fix
+
+
+def test_capacity_fix_passes_when_applied() -> None:
+    """The fix's node count, with the NICs it names, is accepted on capacity and fabric."""
+    finding = checks.gpu_memory_capacity(s3(nodes=4), TRAIN_175B, RULES)
+    nodes = math.ceil(finding.numbers["gpus_fitting"] / 8)
+    fixed = s3_fabric(nodes=nodes)
+    assert evaluate(fixed, RULES, TRAIN_175B).verdict is Verdict.ACCEPT
 
 
 def test_capacity_needs_a_workload() -> None:

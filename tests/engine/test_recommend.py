@@ -22,7 +22,7 @@ from configurator.engine.recommend.search import Search, complete, fewest_gpus
 from configurator.engine.registry import REGISTRY, CheckKind, RegisteredCheck
 from configurator.engine.rules import RuleParams
 from configurator.engine.shapes import data_parallel, replica_gb
-from configurator.engine.sizing import size_workload
+from configurator.engine.sizing import size_workload, usable_gb
 from tests.engine import builders
 
 RULES = RuleParams()
@@ -164,7 +164,7 @@ def test_nothing_fits_says_why_with_numbers():
     found = recommend(workload, CATALOG, RULES)
     assert found.builds == ()
     assert "GB per GPU over 8 GPUs" in found.reason
-    assert "72 GB usable (90% of the 80 GB card)" in found.reason
+    assert "77.31 GB usable (90% of the card's 80 GiB)" in found.reason
 
 
 def test_the_limit_on_nodes_is_said_with_the_largest_node_it_allows():
@@ -223,7 +223,7 @@ def test_every_recommendation_is_deployable_and_accepted(workload):
         assert evaluation.verdict == Verdict.ACCEPT
         shape = next(f for f in evaluation.checks if f.code == "shape")
         assert shape.status == "pass", shape.detail
-        usable = build.gpu.memory_gb * RULES.gpu_memory_usable_fraction
+        usable = usable_gb(build.gpu.memory_gb, RULES.gpu_memory_usable_fraction)
         if item.replicas is None:
             per_gpu = size_workload(workload, build.gpu_count * build.nodes, usable).per_gpu_gb
         else:

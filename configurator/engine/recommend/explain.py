@@ -13,8 +13,8 @@ from configurator.engine.power import power_budget
 from configurator.engine.recommend.results import Recommendation
 from configurator.engine.registry import REGISTRY, CheckKind
 from configurator.engine.rules import RuleParams
-from configurator.engine.shapes import data_parallel, replica_gb, usable_gb
-from configurator.engine.sizing import size_workload
+from configurator.engine.shapes import data_parallel, replica_gb
+from configurator.engine.sizing import size_workload, usable_gb
 
 if TYPE_CHECKING:
     from configurator.engine.catalog import Catalog
@@ -37,7 +37,7 @@ def _count(n: int, noun: str) -> str:
 def _usable(gpu: Gpu, rules: RuleParams) -> str:
     fraction = rules.gpu_memory_usable_fraction
     usable = usable_gb(gpu.memory_gb, fraction)
-    return f"{num(usable)} GB usable ({fraction:.0%} of the {gpu.memory_gb} GB card)"
+    return f"{num(usable)} GB usable ({fraction:.0%} of the card's {gpu.memory_gb} GiB)"
 
 
 def _capacity_line(item: Recommendation, workload: Workload, rules: RuleParams) -> str:

@@ -45,8 +45,8 @@ from configurator.engine.recommend.results import (
 )
 from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
-from configurator.engine.shapes import Deployment, data_parallel, usable_gb, weights_gb
-from configurator.engine.sizing import gpus_needed, size_workload
+from configurator.engine.shapes import Deployment, data_parallel, weights_gb
+from configurator.engine.sizing import gpus_needed, size_workload, usable_gb
 
 
 @dataclass
