@@ -41,6 +41,8 @@ Check = Callable[[Build, Workload | None, RuleParams], Finding]
 
 # Example platforms named in fixes: the guide's recipe CPUs (domain.md §3, datasheets §9).
 MODERN_PLATFORMS = "2 × Xeon Gold 6530 (Gen5, 160 lanes) or 2 × EPYC 9754 (Gen5, 160 lanes)"
+# The most PCIe lanes a two-socket node of those CPUs gives (domain.md §9: 2P EPYC 128–160).
+MODERN_PLATFORM_LANES = 160
 # High-base-clock CPUs for small-batch inference (decision §6, datasheets §9): name, base GHz.
 HIGH_CLOCK_CPUS: tuple[tuple[str, float], ...] = (
     ("Xeon Gold 6542Y", 2.9),
@@ -464,19 +466,35 @@ def _lane_terms(build: Build, lanes: LaneBudget, rules: RuleParams) -> str:
     return f"{' + '.join(terms)} = {lanes.needed} lanes needed"
 
 
+def _lane_fix(build: Build, lanes: LaneBudget, rules: RuleParams) -> str:
+    """Propose what holds the lanes: a bigger platform only when one exists, else a split."""
+    options = []
+    if lanes.needed <= MODERN_PLATFORM_LANES:
+        options.append(f"a platform with ≥ {lanes.needed} usable lanes, e.g. {MODERN_PLATFORMS}")
+    else:
+        options.append(
+            f"no two-socket platform gives {lanes.needed} lanes (the most is "
+            f"{MODERN_PLATFORM_LANES}): use a PCIe-switch board, whose GPUs and NICs share "
+            "x16 uplinks"
+        )
+    share = build.nics / build.gpu_count if build.gpu_count else 0
+    fewer = _largest_fitting_node(build, rules, lambda gpus: math.ceil(gpus * share))
+    if fewer:
+        total = build.gpu_count * build.nodes
+        nodes = math.ceil(total / fewer)
+        options.append(f"split the {total} GPUs over {nodes} nodes of {fewer}")
+    elif lanes.needed <= MODERN_PLATFORM_LANES:
+        options.append("a PCIe-switch board")
+    return "; or ".join(options)
+
+
 def pcie_lane_budget(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """PCIe dimension: reject a node whose devices need more lanes than its CPUs provide."""
     lanes = lane_budget(build, rules)
     numbers = {"lanes_needed": lanes.needed, "lanes_available": lanes.available}
     detail = f"{_lane_terms(build, lanes, rules)}; {lanes.available} from {_cpus(build)}"
     if lanes.needed > lanes.available:
-        return failed(
-            "pcie_lanes",
-            detail,
-            f"a platform with ≥ {lanes.needed} usable lanes, e.g. {MODERN_PLATFORMS}; "
-            "or a PCIe-switch board, or fewer devices per node",
-            numbers,
-        )
+        return failed("pcie_lanes", detail, _lane_fix(build, lanes, rules), numbers)
     if lanes.needed > 0:
         detail += f" ({lanes.headroom:+.0%} headroom)"
     return passed("pcie_lanes", detail, numbers)
@@ -617,11 +635,16 @@ def _nic_lanes_fit(build: Build, nics: int, rules: RuleParams) -> bool:
     )
 
 
-def _gpus_fitting_with_nics(build: Build, need: NicRequirement, rules: RuleParams) -> int:
-    """Return the most GPUs per node, a deployed count, whose links and NICs fit (0: none)."""
+def _largest_fitting_node(build: Build, rules: RuleParams, nics_for: Callable[[int], int]) -> int:
+    """Return the most GPUs per node, a deployed count, whose links and NICs fit (0: none).
+
+    Only counts below the build's own are tried; `nics_for(gpus)` gives the NICs such a node
+    carries. The build's CPUs and its other devices stay as they are.
+    """
     for gpus in (count for count in DEPLOYED_GPU_COUNTS if count < build.gpu_count):
-        fewer = replace(build, gpu_count=gpus, gpus_per_socket=even_split(gpus, build.cpu_count))
-        if _nic_lanes_fit(fewer, need.nics_for(gpus), rules):
+        split = even_split(gpus, build.cpu_count)
+        fewer = replace(build, gpu_count=gpus, gpus_per_socket=split, nics=nics_for(gpus))
+        if lane_budget(fewer, rules).needed <= fewer.cpu.lanes_for(fewer.cpu_count):
             return gpus
     return 0
 
@@ -637,7 +660,7 @@ def _fabric_fix(build: Build, need: NicRequirement, rules: RuleParams) -> str:
         f", on a PCIe-switch board that puts each NIC beside its GPUs: direct to the CPUs they "
         f"need {lanes.needed} lanes, the CPUs give {lanes.available}"
     )
-    fewer = _gpus_fitting_with_nics(build, need, rules)
+    fewer = _largest_fitting_node(build, rules, need.nics_for)
     if fewer:
         fix += f"; or {fewer} GPUs per node with {need.nics_for(fewer)} NICs"
     return fix

@@ -695,3 +695,41 @@ def test_fabric_fix_on_a_direct_board_says_when_the_lanes_do_not_hold_the_nics()
     fitted = replace(fewer, nics=4, nic_speed_gbps=200)
     assert checks.pcie_lane_budget(fitted, None, RULES).status is Status.PASS
     assert checks.multi_node_fabric(fitted, TRAIN_34B, RULES).status is Status.PASS
+
+
+# Fixes propose changes that pass --------------------------------------------------------------
+
+
+def test_lane_fix_never_offers_a_platform_smaller_than_the_need() -> None:
+    """8 GPUs + 8 NICs + 8 NVMe need 288 lanes: no two-socket platform gives that many."""
+    build = node(xeon_gold_6530(), a800_pcie(), 8, 1024, psu_watts=8000, nics=8, nvme=8)
+    finding = checks.pcie_lane_budget(build, None, RULES)
+    assert finding.status is Status.FAIL
+    assert "288 lanes needed" in finding.detail
+    assert "a platform with ≥" not in finding.fix
+    assert "no two-socket platform gives 288 lanes" in finding.fix
+    assert "PCIe-switch board" in finding.fix
+    assert "split the 8 GPUs over 2 nodes of 4" in finding.fix
+    split = replace(build, gpu_count=4, gpus_per_socket=(2, 2), nics=4, nodes=2)
+    assert checks.pcie_lane_budget(split, None, RULES).status is Status.PASS
+
+
+def test_lane_fix_names_a_platform_when_one_holds_the_need() -> None:
+    finding = checks.pcie_lane_budget(legacy_e5(), None, RULES)
+    assert "a platform with ≥ 128 usable lanes" in finding.fix
+    assert "Xeon Gold 6530 (Gen5, 160 lanes)" in finding.fix
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        pytest.param(legacy_e5(memory_ecc=False, numa_binding=False), id="legacy E5, everything"),
+        pytest.param(s2(gpus_per_socket=(6, 2), memory_gb=512), id="S2 6 + 2, 512 GB"),
+        pytest.param(s3(psu_watts=3600, nodes=2), id="S3 on the floor, two nodes"),
+    ],
+)
+def test_no_text_shows_an_internal_code(build: Build) -> None:
+    internal = ("psu_bays", "gpus_per_socket_max", "nic_speed", "rated_power", "pcie_lanes_per")
+    for finding in evaluate(build, RULES, TRAIN_34B).checks:
+        for text in (finding.detail, finding.fix):
+            assert not any(code in text for code in internal), (finding.code, text)
