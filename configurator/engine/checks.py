@@ -620,7 +620,7 @@ def precision_supported(build: Build, workload: Workload | None, rules: RulePara
         "precision",
         f"{precision} needs {' or '.join(able)} tensor cores; the {gpu.name} is {arch}",
         f"run it in bf16 on the {gpu.name} (sized again: twice the memory of {precision} "
-        f"weights), or use a {' or '.join(able)} GPU for {precision}, e.g. H100 or L20",
+        f"weights), or move {precision} to a GPU built on {' or '.join(able)}, e.g. H100 or L20",
         numbers,
     )
 

@@ -11,10 +11,13 @@ import math
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from configurator.engine import checks
 from configurator.engine.build import Build, FinetuneMethod, Mode, Workload
 from configurator.engine.evaluate import CHECK_CODES, Verdict, evaluate
+from configurator.engine.fabric import nic_requirement
 from configurator.engine.findings import Status
 from configurator.engine.power import power_budget
 from configurator.engine.rules import RuleParams
@@ -733,3 +736,50 @@ def test_no_text_shows_an_internal_code(build: Build) -> None:
     for finding in evaluate(build, RULES, TRAIN_34B).checks:
         for text in (finding.detail, finding.fix):
             assert not any(code in text for code in internal), (finding.code, text)
+
+
+# Properties: a fix, applied, passes its own check -------------------------------------------
+
+GPUS = [rtx_4090(), l20(), a800_pcie(), a800_sxm(), h100_sxm()]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    gpu=st.sampled_from(GPUS),
+    params=st.sampled_from([7, 13, 34, 70, 175, 405]),
+    mode=st.sampled_from([Mode.TRAIN, Mode.INFER]),
+    batch=st.sampled_from([1, 4, 32]),
+)
+def test_capacity_fix_applied_passes_capacity_and_fabric(gpu, params, mode, batch) -> None:
+    build = node(xeon_gold_6530(), gpu, 8, 2048, psu_watts=20_000)
+    workload = Workload(params, mode, batch_size=batch)
+    finding = checks.gpu_memory_capacity(build, workload, RULES)
+    if finding.status is Status.PASS or "gpus_fitting" not in finding.numbers:
+        return
+    nodes = math.ceil(finding.numbers["gpus_fitting"] / build.gpu_count)
+    need = nic_requirement(gpu, RULES)
+    fixed = replace(
+        build, nodes=nodes, nics=need.nics_for(8), nic_speed_gbps=need.speed_gbps_min,
+        pcie_switch_uplinks=4,
+    )  # fmt: skip
+    assert checks.gpu_memory_capacity(fixed, workload, RULES).status is Status.PASS
+    assert checks.multi_node_fabric(fixed, workload, RULES).status is not Status.FAIL
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    gpu=st.sampled_from(GPUS),
+    gpus=st.sampled_from([2, 4, 8]),
+    nodes=st.integers(2, 8),
+    nics=st.integers(0, 8),
+    speed=st.sampled_from([0, 100, 200, 400]),
+)
+def test_fabric_fix_applied_passes_fabric(gpu, gpus, nodes, nics, speed) -> None:
+    build = node(xeon_gold_6530(), gpu, gpus, 2048, nodes=nodes, nics=nics, nic_speed_gbps=speed)
+    finding = checks.multi_node_fabric(build, TRAIN_34B, RULES)
+    if finding.status is not Status.FAIL:
+        return
+    need = nic_requirement(gpu, RULES)
+    fixed = replace(build, nics=need.nics_for(gpus), nic_speed_gbps=need.speed_gbps_min)
+    assert checks.multi_node_fabric(fixed, TRAIN_34B, RULES).status is Status.PASS
+    assert f"{need.nics_for(gpus)} × ≥ {need.speed_gbps_min} Gb/s" in finding.fix
