@@ -13,6 +13,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from configurator.engine.build import Build, Cpu, Gpu, Nic, Platform, Workload
 from configurator.engine.catalog import Catalog
@@ -28,6 +29,7 @@ from configurator.engine.recommend.layouts import (
     deploy,
     fabric_sizes,
     platform_node_sizes,
+    served,
 )
 from configurator.engine.recommend.parts import (
     MemoryChoice,
@@ -45,7 +47,13 @@ from configurator.engine.recommend.results import (
 )
 from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
-from configurator.engine.shapes import Deployment, data_parallel, usable_gb, weights_gb
+from configurator.engine.shapes import (
+    Deployment,
+    data_parallel,
+    fewest_replicas,
+    usable_gb,
+    weights_gb,
+)
 from configurator.engine.sizing import gpus_needed, size_workload
 
 
@@ -67,9 +75,18 @@ class Search:
     psu_choices: dict[tuple[int, int, int], PsuChoice | None] = field(default_factory=dict)
     nics: dict[int, Nic | None] = field(default_factory=dict)  # cheapest by minimum speed
     deployments: dict[tuple, Deployment | None] = field(default_factory=dict)
+    replicas: dict[tuple[float, int], int | None] = field(default_factory=dict)
 
     def usable(self, gpu: Gpu) -> float:
         return usable_gb(gpu.memory_gb, self.rules.gpu_memory_usable_fraction)
+
+    def fewest_replicas(self, usable: float, size: int) -> int | None:
+        """Return the fewest inference replicas of `size` GPUs of this usable memory (memoised)."""
+        key = (usable, size)
+        if key not in self.replicas:
+            workload = self.workload
+            self.replicas[key] = fewest_replicas(workload, size, usable, workload.batch_size)
+        return self.replicas[key]
 
     def nic_for(self, speed_min: int) -> Nic | None:
         if speed_min not in self.nics:
@@ -82,7 +99,9 @@ class Search:
         nic = self.nic_for(requirement.speed_gbps_min)
         sizes = platform_node_sizes(gpu, platform, self.rules)
         networked = fabric_sizes(sizes, platform, requirement) if nic else ()
-        key = (gpu.slug, sizes, networked)
+        # Inference replicas do not depend on the NICs: one deployment serves every platform
+        # with these node sizes, and the NICs are checked after.
+        key = (gpu.slug, sizes, networked if data_parallel(self.workload) else None)
         if key not in self.deployments:
             self.deployments[key] = (
                 deploy(
@@ -92,12 +111,13 @@ class Search:
                     needed=self.needed.get(gpu.slug, 1),
                     usable_gb=self.usable(gpu),
                     max_nodes=self.max_nodes,
+                    fewest=partial(self.fewest_replicas, self.usable(gpu)),
                 )
                 if sizes
                 else None
             )
         plan = self.deployments[key]
-        if plan is None:
+        if plan is None or not served(plan, self.workload, networked):
             self.rejections[Rejection.SHAPE] += 1
             return None
         return arrange(plan, self.workload, platform, self.rules, requirement, nic)
