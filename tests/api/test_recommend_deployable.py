@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.recommend_table import WORKLOADS
+from bench.recommend_table import DOCS, WORKLOADS, current_table, docs_table
 from catalog.models import Nic, Platform
 from configurator.engine.rules import RuleParams
 
@@ -52,6 +52,11 @@ def assert_rackable(client, item: dict, workload: dict) -> None:
     back = post(client, "/api/v1/evaluate", {"build": build, "workload": workload})
     assert back["verdict"] == "accept"
     assert check(back, "shape")["status"] == "pass"
+
+
+def test_the_docs_table_is_what_the_recommender_answers():
+    documented = docs_table(DOCS.read_text(encoding="utf-8"))
+    assert documented == current_table(), "run: python -m bench.recommend_table --write"
 
 
 @pytest.mark.parametrize("label", list(WORKLOADS))
