@@ -32,7 +32,7 @@ from configurator.engine.memory import (
     memory_requirement,
 )
 from configurator.engine.pcie import LaneBudget, even_split, lane_budget, socket_loads, split_label
-from configurator.engine.power import power_budget
+from configurator.engine.power import PowerBudget, power_budget
 from configurator.engine.registry import REGISTRY, CatalogueEntry, CheckKind
 from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import gpus_needed, size_workload
@@ -345,17 +345,7 @@ def non_ecc_memory(build: Build, workload: Workload | None, rules: RuleParams) -
 # P7 ----------------------------------------------------------------------------------------
 
 
-def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
-    """P7: reject usable PSU output below max(guide floor, component TDPs × headroom)."""
-    power = power_budget(build, rules)
-    numbers = {
-        "psu_watts": build.psu_watts,
-        "required_w": power.required_w,
-        "need_w": power.need_w,
-        "floor_w": power.floor_w,
-        "load_w": power.load_w,
-        "psu_headroom": power.headroom,
-    }
+def _estimate_terms(build: Build, power: PowerBudget, rules: RuleParams) -> str:
     parts = [
         f"{build.gpu_count} × {build.gpu.tdp_w} W GPUs",
         f"{build.cpu_count} × {build.cpu.tdp_w} W CPUs",
@@ -365,20 +355,55 @@ def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -
         parts.append(f"{build.nics} × {build.nic_tdp_w} W NICs")
     if build.nvme:
         parts.append(f"{build.nvme} × {build.nvme_tdp_w} W NVMe")
-    parts.append(f"{power.chassis_w} W chassis")
-    sized = f"({' + '.join(parts)} = {power.load_w} W) × {num(power.headroom)}"
+    board = "board and fans" if power.chassis_w == rules.chassis_overhead_w else "board, fans, HGX"
+    parts.append(f"{power.chassis_w} W {board}")
+    return f"({' + '.join(parts)} = {power.load_w} W) × {num(power.headroom)}"
+
+
+def _platform_terms(build: Build, power: PowerBudget) -> str:
+    stated = f"the platform's stated {build.rated_power_w} W"
+    rated = build.rated_gpus * build.rated_gpu_w
+    if build.gpu_count * build.gpu.tdp_w == rated:
+        return stated
+    return (
+        f"{stated} for {build.rated_gpus} × {build.rated_gpu_w} W GPUs, moved to "
+        f"{build.gpu_count} × {build.gpu.tdp_w} W = {power.platform_w} W"
+    )
+
+
+def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """P7: reject usable PSU output below the node's need, never below the guide's floor.
+
+    The need is the platform maker's power figure where the catalog has one, otherwise
+    component TDPs plus a board allowance, times the headroom (`engine/power.py`).
+    """
+    power = power_budget(build, rules)
+    numbers = {
+        "psu_watts": build.psu_watts,
+        "required_w": power.required_w,
+        "need_w": power.need_w,
+        "floor_w": power.floor_w,
+        "load_w": power.load_w,
+        "psu_headroom": power.headroom,
+        "platform_w": power.platform_w,
+    }
+    if power.from_platform:
+        sized = _platform_terms(build, power)
+    else:
+        sized = _estimate_terms(build, power, rules)
     if power.floor_w:
         sized = f"max({power.floor_w} W floor, {sized})"
     need = f"needs {power.required_w} W usable = {sized}"
+    gives = f"the PSUs give {build.psu_watts} W after redundancy"
     if build.psu_watts < power.required_w:
         return failed(
             "P7",
-            f"{need}; the PSUs give {build.psu_watts} W after redundancy",
+            f"{need}; {gives}",
             f"fit PSUs giving ≥ {power.required_w} W usable after redundancy "
             f"(+{power.required_w - build.psu_watts} W; N+1/N+N spares do not count)",
             numbers,
         )
-    return passed("P7", f"{need}; the PSUs give {build.psu_watts} W after redundancy", numbers)
+    return passed("P7", f"{need}; {gives}", numbers)
 
 
 # P8 ----------------------------------------------------------------------------------------

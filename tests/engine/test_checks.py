@@ -54,7 +54,7 @@ def status(check: checks.Check, build: Build, workload: Workload | None = None) 
 
 
 def single_socket_8_gpu() -> Build:
-    return node(epyc_9754(), h100_sxm(), 8, 1024, psu_watts=9000, cpu_count=1)
+    return node(epyc_9754(), h100_sxm(), 8, 1024, psu_watts=12000, cpu_count=1)
 
 
 BUILDS_AND_FAILURES = [
@@ -372,10 +372,12 @@ def test_p7_floor_governs_a_low_power_4_gpu_node() -> None:
 
 
 def test_p7_fix_names_the_missing_watts() -> None:
+    """(5600 + 720 + 240 + 200 + 8 × 259 HGX) = 8832 W × 1.1 = 9716 W; 6000 W is 3716 short."""
     finding = checks.psu_undersized(s3(psu_watts=6000), None, RULES)
-    assert "8472 W" in finding.fix
-    assert "+2472 W" in finding.fix
+    assert "9716 W" in finding.fix
+    assert "+3716 W" in finding.fix
     assert "8 × 700 W GPUs" in finding.detail
+    assert "2272 W board, fans, HGX" in finding.detail
 
 
 # P8: base clock for small-batch inference --------------------------------------------------
