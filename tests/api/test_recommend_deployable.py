@@ -74,6 +74,11 @@ def test_70b_inference_batch_32_is_served_by_whole_replicas_not_odd_counts(clien
         assert odd not in shapes
     for item in found:
         assert "replica" in item["why"]
+        replicas = item["replicas"]
+        assert replicas["gpus"] in (1, 2, 4, 8) and replicas["nodes_each"] == 1
+        total = item["build"]["gpu_count"] * item["build"]["nodes"]
+        assert replicas["gpus"] * replicas["count"] == total
+        assert replicas["sequences_each"] * replicas["count"] >= workload["batch_size"]
         assert item["build"]["nics"] == 0, "replicas inside a node need no fabric"
 
 
