@@ -56,6 +56,12 @@ from configurator.engine.shapes import (
 )
 from configurator.engine.sizing import gpus_needed, size_workload
 
+# Failed checks whose outcome another CPU of the same platform may change: the power need
+# counts the CPUs' TDP against a platform's published figure. The balance score (threads and
+# lanes per GPU) likewise. Every other check a complete build can fail is decided by the GPU,
+# the platform and the layout, so after such a rejection no other CPU is tried there.
+CPU_SENSITIVE = frozenset({"P7"})
+
 
 @dataclass
 class Search:
@@ -76,6 +82,7 @@ class Search:
     nics: dict[int, Nic | None] = field(default_factory=dict)  # cheapest by minimum speed
     deployments: dict[tuple, Deployment | None] = field(default_factory=dict)
     replicas: dict[tuple[float, int], int | None] = field(default_factory=dict)
+    cpu_may_help: bool = False  # the last rejection might not recur with another CPU
 
     def usable(self, gpu: Gpu) -> float:
         return usable_gb(gpu.memory_gb, self.rules.gpu_memory_usable_fraction)
@@ -250,7 +257,9 @@ def complete(
     evaluation = evaluate(build, rules, workload)
     search.explored += 1
     if evaluation.verdict != Verdict.ACCEPT:
-        search.rejections.update(evaluation.failed_codes or (Rejection.BALANCE,))
+        failed = evaluation.failed_codes or (Rejection.BALANCE,)
+        search.rejections.update(failed)
+        search.cpu_may_help = not evaluation.balance.balanced or bool(set(failed) & CPU_SENSITIVE)
         return None
     bom = [
         Line("platform", platform.slug, platform.name, 1, platform.monthly_price),
@@ -341,7 +350,7 @@ def _search_gpu(search: Search, gpu: Gpu, fewest: int, platforms, cpus_by_socket
             candidate = complete(search, gpu, platform, cpu, plan, bound)
             if candidate is not None:
                 search.consider(candidate)
-            elif search.explored > explored:
+            elif search.explored > explored and not search.cpu_may_help:
                 # Evaluated and rejected. The CPU-side checks passed before evaluation and the
                 # memory and PSUs were sized to the rules, so what failed is this GPU on this
                 # platform (NVLink, capacity, fabric, placement): no other CPU changes that.
