@@ -1,12 +1,22 @@
 """Print docs/recommender.md's table of workloads and their top builds on the seed catalog.
 
-`python -m bench.recommend_table` — the table in the docs is this script's output, so it
-stays true when the catalog, the rules or the recommender change. Each row names the top
+`python -m bench.recommend_table --write` puts the table between the markers of
+docs/recommender.md; a test compares the two, so the docs stay true when the catalog, the
+rules or the recommender change. Each row names the top
 build and the next ones: nodes × GPUs per node, the GPU, inference replicas, the NICs of a
 multi-node fabric, and the monthly price in CNY.
 """
 
+import sys
+from pathlib import Path
+
 from bench.harness import django_setup
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "recommender.md"
+BEGIN, END = (
+    "<!-- recommend-table: python -m bench.recommend_table --write -->",
+    "<!-- /recommend-table -->",
+)
 
 # The workloads presales quote most, and the ones that showed what a datacenter racks.
 WORKLOADS: dict[str, dict[str, object]] = {
@@ -50,29 +60,50 @@ def describe(item) -> str:
     return f"{text}: {item.monthly_price:,.0f}"
 
 
-def run() -> list[tuple[str, str, str]]:
-    django_setup()
-    from configurator import selectors
+def table(catalog, params, scenarios) -> list[str]:
+    """Return the markdown table's lines for a catalog, a rule version and the recipes."""
     from configurator.engine.recommend import recommend
     from configurator.inputs import workload_from_input
     from configurator.schemas import WorkloadIn
 
-    catalog, rules = selectors.snapshots()
-    params = rules.current[rules.default].params
-    rows = []
-    print("| workload | top build (CNY per month) | next builds |")
-    print("|---|---|---|")
+    lines = ["| workload | top build (CNY per month) | next builds |", "|---|---|---|"]
     for label, raw in WORKLOADS.items():
         workload = workload_from_input(WorkloadIn.model_validate(raw))
-        found = recommend(workload, catalog.offered, params, rules.scenarios)
+        found = recommend(workload, catalog, params, scenarios)
         if not found.builds:
-            rows.append((label, f"none: {found.reason}", ""))
+            cells = (label, f"none: {found.reason}", "")
         else:
             top, *rest = found.builds
-            rows.append((label, describe(top), "; ".join(describe(item) for item in rest)))
-        print(f"| {' | '.join(rows[-1])} |")
-    return rows
+            cells = (label, describe(top), "; ".join(describe(item) for item in rest))
+        lines.append(f"| {' | '.join(cells)} |")
+    return lines
+
+
+def current_table() -> list[str]:
+    """Return the table for the installed catalog and the default rule profile."""
+    from configurator import selectors
+
+    catalog, rules = selectors.snapshots()
+    return table(catalog.offered, rules.current[rules.default].params, rules.scenarios)
+
+
+def docs_table(text: str) -> list[str]:
+    """Return the table lines between the markers of docs/recommender.md."""
+    start = text.index(BEGIN) + len(BEGIN)
+    return text[start : text.index(END)].strip().splitlines()
+
+
+def run(write: bool = False) -> list[str]:
+    django_setup()
+    lines = current_table()
+    print("\n".join(lines))
+    if write:
+        text = DOCS.read_text(encoding="utf-8")
+        start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+        DOCS.write_text(text[:start] + "\n" + "\n".join(lines) + "\n" + text[end:], "utf-8")
+        print(f"written to {DOCS}")
+    return lines
 
 
 if __name__ == "__main__":
-    run()
+    run(write="--write" in sys.argv)

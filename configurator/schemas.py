@@ -194,6 +194,15 @@ class RecommendedBuildOut(Schema):
     bom: list[BomLineOut]
 
 
+class ReplicasOut(Schema):
+    """How an inference build serves the model: whole copies, each over `gpus` GPUs."""
+
+    gpus: int
+    count: int
+    sequences_each: int
+    nodes_each: int
+
+
 class RecommendationOut(Schema):
     build: RecommendedBuildOut
     evaluation: EvaluationOut
@@ -202,6 +211,7 @@ class RecommendationOut(Schema):
     why: str
     scenario: str | None
     psu_redundancy: str
+    replicas: ReplicasOut | None = None
 
 
 class RecommendOut(Schema):

@@ -171,6 +171,16 @@ def recommendation_dict(item: Recommendation, ruleset: dict[str, object]) -> dic
         "why": item.why,
         "scenario": item.scenario,
         "psu_redundancy": item.psu_scheme,
+        "replicas": (
+            {
+                "gpus": item.replicas.size,
+                "count": item.replicas.count,
+                "sequences_each": item.replicas.batch,
+                "nodes_each": item.replicas.nodes_per_replica,
+            }
+            if item.replicas
+            else None
+        ),
     }
 
 

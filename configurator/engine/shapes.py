@@ -26,7 +26,9 @@ What datacenters rack and serving engines run, as pure functions the recommender
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 
 from configurator.engine.build import FormFactor, Gpu, Mode, Workload
 from configurator.engine.sizing import (
@@ -157,6 +159,10 @@ def fewest_replicas(workload: Workload, size: int, usable: float, most: int) -> 
     return low
 
 
+def _fewest_of_size(workload: Workload, usable: float, most: int, size: int) -> int | None:
+    return fewest_replicas(workload, size, usable, most)
+
+
 def inference_replicas(
     workload: Workload, total: int, per_node: int, usable: float
 ) -> Replicas | None:
@@ -195,13 +201,15 @@ def inference_deployment(
     max_nodes: int,
     *,
     total: int | None = None,
+    fewest: Callable[[int], int | None] | None = None,
 ) -> Deployment | None:
     """Return the fewest nodes and GPUs in allowed node sizes that serve inference as replicas.
 
     `sizes` are the node sizes a platform takes; `total` (GPUs asked for) fixes the count.
     The fewest nodes win (a replica per node where one node's cards cannot hold more),
     then the fewest GPUs, then the smaller replica. A replica spans nodes only
-    when the weights alone exceed the largest node's usable memory.
+    when the weights alone exceed the largest node's usable memory. `fewest(size)` gives the
+    fewest replicas of that size (default `fewest_replicas`; a search passes a memoised one).
     """
     if total is not None:
         for per_node in sorted(sizes, reverse=True):
@@ -214,9 +222,11 @@ def inference_deployment(
         return None
     best: tuple[tuple[int, int, int], Deployment] | None = None
     batch = workload.batch_size
+    if fewest is None:
+        fewest = partial(_fewest_of_size, workload, usable, batch)
     for size in tensor_parallel_sizes(workload):
         fitting = [per_node for per_node in sizes if per_node >= size and per_node % size == 0]
-        count = fewest_replicas(workload, size, usable, batch) if fitting else None
+        count = fewest(size) if fitting else None
         if count is None:
             continue
         for per_node in fitting:

@@ -173,7 +173,8 @@ def test_limit_holds_even_when_several_recipes_match(client):
 
 
 def test_recipe_follows_a_renamed_catalog_part(client):
-    workload = {"model_params_b": 7, "mode": "infer", "batch_size": 64}
+    # Two L20 as two replicas: S1's 2–4 GPUs on its platform.
+    workload = {"model_params_b": 7, "mode": "infer", "batch_size": 32}
     assert "S1" in {item["scenario"] for item in recommend(client, workload)["builds"]}
     gpu = Gpu.objects.get(slug="l20")
     gpu.slug = "nvidia-l20-48g"

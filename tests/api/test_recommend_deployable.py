@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bench.recommend_table import WORKLOADS
+from bench.recommend_table import DOCS, WORKLOADS, current_table, docs_table
 from catalog.models import Nic, Platform
 from configurator.engine.rules import RuleParams
 
@@ -54,6 +54,11 @@ def assert_rackable(client, item: dict, workload: dict) -> None:
     assert check(back, "shape")["status"] == "pass"
 
 
+def test_the_docs_table_is_what_the_recommender_answers():
+    documented = docs_table(DOCS.read_text(encoding="utf-8"))
+    assert documented == current_table(), "run: python -m bench.recommend_table --write"
+
+
 @pytest.mark.parametrize("label", list(WORKLOADS))
 def test_every_top_build_of_the_docs_table_is_rackable(client, label):
     workload = WORKLOADS[label]
@@ -69,6 +74,11 @@ def test_70b_inference_batch_32_is_served_by_whole_replicas_not_odd_counts(clien
         assert odd not in shapes
     for item in found:
         assert "replica" in item["why"]
+        replicas = item["replicas"]
+        assert replicas["gpus"] in (1, 2, 4, 8) and replicas["nodes_each"] == 1
+        total = item["build"]["gpu_count"] * item["build"]["nodes"]
+        assert replicas["gpus"] * replicas["count"] == total
+        assert replicas["sequences_each"] * replicas["count"] >= workload["batch_size"]
         assert item["build"]["nics"] == 0, "replicas inside a node need no fabric"
 
 

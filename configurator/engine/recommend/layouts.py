@@ -15,6 +15,7 @@ reference nodes place them).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from configurator.engine.build import FormFactor, Gpu, Nic, Platform, Workload
@@ -91,20 +92,24 @@ def deploy(
     needed: int,
     usable_gb: float,
     max_nodes: int,
+    fewest: Callable[[int], int | None] | None = None,
 ) -> Deployment | None:
     """Return the nodes (and inference replicas) that serve the workload, or None.
 
     `sizes` are the node sizes a platform takes, `networked` those whose NICs it takes;
     `needed` is the fewest GPUs training takes (sizing). Inference finds its replicas here;
-    one that spans nodes needs networked nodes.
+    one that spans nodes needs networked nodes (`served`).
     """
     asked = workload.gpu_count
     if data_parallel(workload):
         return training_deployment(needed, sizes, networked, max_nodes, total=asked)
-    plan = inference_deployment(workload, sizes, usable_gb, max_nodes, total=asked)
-    if plan is not None and plan.spans_nodes and plan.per_node not in networked:
-        return None
-    return plan
+    return inference_deployment(workload, sizes, usable_gb, max_nodes, total=asked, fewest=fewest)
+
+
+def served(plan: Deployment, workload: Workload, networked: tuple[int, ...]) -> bool:
+    """Return whether the platform takes the NICs a deployment's nodes need."""
+    fabric = plan.nodes > 1 and (data_parallel(workload) or plan.spans_nodes)
+    return not fabric or plan.per_node in networked
 
 
 def arrange(

@@ -13,6 +13,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from configurator.engine.build import Build, Cpu, Gpu, Nic, Platform, Workload
 from configurator.engine.catalog import Catalog
@@ -28,6 +29,7 @@ from configurator.engine.recommend.layouts import (
     deploy,
     fabric_sizes,
     platform_node_sizes,
+    served,
 )
 from configurator.engine.recommend.parts import (
     MemoryChoice,
@@ -45,8 +47,19 @@ from configurator.engine.recommend.results import (
 )
 from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
-from configurator.engine.shapes import Deployment, data_parallel, weights_gb
+from configurator.engine.shapes import (
+    Deployment,
+    data_parallel,
+    fewest_replicas,
+    weights_gb,
+)
 from configurator.engine.sizing import gpus_needed, size_workload, usable_gb
+
+# Failed checks whose outcome another CPU of the same platform may change: the power need
+# counts the CPUs' TDP against a platform's published figure. The balance score (threads and
+# lanes per GPU) likewise. Every other check a complete build can fail is decided by the GPU,
+# the platform and the layout, so after such a rejection no other CPU is tried there.
+CPU_SENSITIVE = frozenset({"P7"})
 
 
 @dataclass
@@ -67,9 +80,19 @@ class Search:
     psu_choices: dict[tuple[int, int, int], PsuChoice | None] = field(default_factory=dict)
     nics: dict[int, Nic | None] = field(default_factory=dict)  # cheapest by minimum speed
     deployments: dict[tuple, Deployment | None] = field(default_factory=dict)
+    replicas: dict[tuple[float, int], int | None] = field(default_factory=dict)
+    cpu_may_help: bool = False  # the last rejection might not recur with another CPU
 
     def usable(self, gpu: Gpu) -> float:
         return usable_gb(gpu.memory_gb, self.rules.gpu_memory_usable_fraction)
+
+    def fewest_replicas(self, usable: float, size: int) -> int | None:
+        """Return the fewest inference replicas of `size` GPUs of this usable memory (memoised)."""
+        key = (usable, size)
+        if key not in self.replicas:
+            workload = self.workload
+            self.replicas[key] = fewest_replicas(workload, size, usable, workload.batch_size)
+        return self.replicas[key]
 
     def nic_for(self, speed_min: int) -> Nic | None:
         if speed_min not in self.nics:
@@ -82,7 +105,9 @@ class Search:
         nic = self.nic_for(requirement.speed_gbps_min)
         sizes = platform_node_sizes(gpu, platform, self.rules)
         networked = fabric_sizes(sizes, platform, requirement) if nic else ()
-        key = (gpu.slug, sizes, networked)
+        # Inference replicas do not depend on the NICs: one deployment serves every platform
+        # with these node sizes, and the NICs are checked after.
+        key = (gpu.slug, sizes, networked if data_parallel(self.workload) else None)
         if key not in self.deployments:
             self.deployments[key] = (
                 deploy(
@@ -92,12 +117,13 @@ class Search:
                     needed=self.needed.get(gpu.slug, 1),
                     usable_gb=self.usable(gpu),
                     max_nodes=self.max_nodes,
+                    fewest=partial(self.fewest_replicas, self.usable(gpu)),
                 )
                 if sizes
                 else None
             )
         plan = self.deployments[key]
-        if plan is None:
+        if plan is None or not served(plan, self.workload, networked):
             self.rejections[Rejection.SHAPE] += 1
             return None
         return arrange(plan, self.workload, platform, self.rules, requirement, nic)
@@ -230,7 +256,9 @@ def complete(
     evaluation = evaluate(build, rules, workload)
     search.explored += 1
     if evaluation.verdict != Verdict.ACCEPT:
-        search.rejections.update(evaluation.failed_codes or (Rejection.BALANCE,))
+        failed = evaluation.failed_codes or (Rejection.BALANCE,)
+        search.rejections.update(failed)
+        search.cpu_may_help = not evaluation.balance.balanced or bool(set(failed) & CPU_SENSITIVE)
         return None
     bom = [
         Line("platform", platform.slug, platform.name, 1, platform.monthly_price),
@@ -321,7 +349,7 @@ def _search_gpu(search: Search, gpu: Gpu, fewest: int, platforms, cpus_by_socket
             candidate = complete(search, gpu, platform, cpu, plan, bound)
             if candidate is not None:
                 search.consider(candidate)
-            elif search.explored > explored:
+            elif search.explored > explored and not search.cpu_may_help:
                 # Evaluated and rejected. The CPU-side checks passed before evaluation and the
                 # memory and PSUs were sized to the rules, so what failed is this GPU on this
                 # platform (NVLink, capacity, fabric, placement): no other CPU changes that.
