@@ -126,7 +126,7 @@ def test_the_issues_odd_builds_warn_with_a_fix_that_passes():
 
 def test_one_model_split_over_nodes_while_it_fits_one_warns():
     build = builders.node(builders.xeon_gold_6530(), builders.a800_pcie(), 2, 256, nodes=2)
-    result = finding(build, Workload(70, Mode.INFER, batch_size=1))
+    result = finding(build, Workload(70, Mode.INFER, batch_size=32))
     assert result.status == "warn"
     assert "fit one node" in result.detail
 
