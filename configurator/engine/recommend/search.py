@@ -82,6 +82,8 @@ class Search:
     deployments: dict[tuple, Deployment | None] = field(default_factory=dict)
     replicas: dict[tuple[float, int], int | None] = field(default_factory=dict)
     cpu_may_help: bool = False  # the last rejection might not recur with another CPU
+    rejected: set[tuple] = field(default_factory=set)  # GPU-decided rejections, by layout
+    cpu_side_failures: dict[tuple, list[str]] = field(default_factory=dict)
 
     def usable(self, gpu: Gpu) -> float:
         return usable_gb(gpu.memory_gb, self.rules.gpu_memory_usable_fraction)
@@ -205,6 +207,11 @@ def complete(
     workload, rules = search.workload, search.rules
     sockets = platform.sockets
     nic = plan.nic
+    # The CPU-side checks read the CPU, the board's PCIe side and the layout only.
+    cpu_side = (cpu, platform.pcie_gen, platform.pcie_switch_uplinks, sockets, plan)
+    if failing := search.cpu_side_failures.get(cpu_side):
+        search.rejections.update(failing)
+        return None
     need = memory_requirement(plan.per_node, gpu.memory_gb, rules)
     memory = search.memory_for(max(need.required_gb, memory_min_gb), cpu, platform)
     if memory is None:
@@ -233,7 +240,7 @@ def complete(
         rated_gpus=platform.gpu_capacity,
         rated_gpu_w=platform.rated_gpu_w,
     )
-    failing = cpu_prefilter(draft, workload, rules)
+    failing = search.cpu_side_failures[cpu_side] = cpu_prefilter(draft, workload, rules)
     if failing:
         search.rejections.update(failing)
         return None
@@ -333,6 +340,11 @@ def _search_gpu(search: Search, gpu: Gpu, fewest: int, platforms, cpus_by_socket
         plan = search.plan(gpu, platform)
         if plan is None:
             continue
+        # A platform alike in what the GPU-decided checks read (NVLink, sockets, the layout)
+        # fails them as the last one did: a variant differing in power or price is skipped.
+        alike = (gpu.slug, platform.nvlink, platform.sockets, plan)
+        if alike in search.rejected:
+            continue
         rank = tier(search.workload, platform, plan)
         for cpu in cpus_by_socket.get(platform.cpu_socket, ()):
             if cpu.max_sockets < platform.sockets:
@@ -353,6 +365,7 @@ def _search_gpu(search: Search, gpu: Gpu, fewest: int, platforms, cpus_by_socket
                 # Evaluated and rejected. The CPU-side checks passed before evaluation and the
                 # memory and PSUs were sized to the rules, so what failed is this GPU on this
                 # platform (NVLink, capacity, fabric, placement): no other CPU changes that.
+                search.rejected.add(alike)
                 break
 
 
