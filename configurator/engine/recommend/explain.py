@@ -55,10 +55,11 @@ def _capacity_line(item: Recommendation, workload: Workload, rules: RuleParams) 
         per_gpu = replica_gb(workload, replicas.size, replicas.batch, usable)
         copies = f"{_count(replicas.count, 'replica')} of {_count(replicas.size, 'GPU')}"
         if replicas.nodes_per_replica > 1:
-            copies += f" (each over {replicas.nodes_per_replica} nodes: the weights exceed one)"
+            copies += f" spanning {replicas.nodes_per_replica} nodes (the weights exceed one)"
+        each = " each" if replicas.count > 1 else ""
         return (
             f"{where} serve the {job} job as {copies}, "
-            f"{_count(replicas.batch, 'sequence')} each: {num(per_gpu)} GB per GPU of "
+            f"{_count(replicas.batch, 'sequence')}{each}: {num(per_gpu)} GB per GPU of "
             f"{_usable(build.gpu, rules)}."
         )
     sizing = size_workload(workload, total, usable)
@@ -95,7 +96,8 @@ def explain(item: Recommendation, workload: Workload, rules: RuleParams, scenari
         f"{power.required_w} W need."
     )
     if item.nic:
-        share = _count(max(1, round(build.gpu_count / build.nics)), "GPU")
+        per_nic = max(1, round(build.gpu_count / build.nics))
+        share = "GPU" if per_nic == 1 else f"{per_nic} GPUs"
         traffic = "gradients" if data_parallel(workload) else "pipeline stages"
         parts.append(
             f"{build.nics} × {item.nic.name} ({item.nic.speed_gbps} Gb/s) per node, one per "
