@@ -126,7 +126,9 @@ def test_the_issues_odd_builds_warn_with_a_fix_that_passes():
 
 def test_one_model_split_over_nodes_while_it_fits_one_warns():
     build = builders.node(builders.xeon_gold_6530(), builders.a800_pcie(), 2, 256, nodes=2)
-    result = finding(build, Workload(70, Mode.INFER, batch_size=32))
+    # Two replicas of 2 cannot hold 4 long sequences each; one replica over both nodes could,
+    # but 70B's 140 GB of weights fit one node of two 80 GB cards.
+    result = finding(build, Workload(70, Mode.INFER, batch_size=8, context_length=32768))
     assert result.status == "warn"
     assert "fit one node" in result.detail
 
