@@ -56,6 +56,7 @@ def platform_power(platform: engine.Platform) -> dict[str, int]:
         "rated_power_w": platform.rated_power_w,
         "rated_gpus": platform.gpu_capacity,
         "rated_gpu_w": platform.rated_gpu_w,
+        "platform_psu_w": platform.max_power_w,
     }
 
 

@@ -112,7 +112,7 @@ class RulesOut(Schema):
 
 class CheckOut(Schema):
     code: str
-    status: Literal["pass", "fail", "na"]
+    status: Literal["pass", "fail", "warn", "na"]
     title: str
     title_zh: str
     detail: str

@@ -205,6 +205,7 @@ class Build:
     rated_power_w: int = 0
     rated_gpus: int = 0
     rated_gpu_w: int = 0
+    platform_psu_w: int = 0  # every PSU bay filled with its largest PSU; 0: no platform named
 
     @property
     def pcie_gen(self) -> int:

@@ -373,6 +373,27 @@ def _platform_terms(build: Build, power: PowerBudget) -> str:
     )
 
 
+def _psu_fix(build: Build, power: PowerBudget, rules: RuleParams) -> str:
+    """Propose PSUs that cover the need, or fewer GPUs when the platform's bays cannot."""
+    fix = (
+        f"fit PSUs giving ≥ {power.required_w} W usable after redundancy "
+        f"(+{power.required_w - build.psu_watts} W; N+1/N+N spares do not count)"
+    )
+    bays_w = build.platform_psu_w
+    if not bays_w or power.required_w <= bays_w:
+        return fix
+    for gpus in (count for count in DEPLOYED_GPU_COUNTS if count < build.gpu_count):
+        fewer = replace(build, gpu_count=gpus, gpus_per_socket=even_split(gpus, build.cpu_count))
+        if power_budget(fewer, rules).required_w <= bays_w:
+            nodes = math.ceil(build.gpu_count * build.nodes / gpus)
+            return (
+                f"the platform's PSU bays hold at most {bays_w} W in all, under the "
+                f"{power.required_w} W needed: {gpus} GPUs per node over {nodes} nodes, or a "
+                "platform with more power"
+            )
+    return f"the platform's PSU bays hold at most {bays_w} W in all: a platform with more power"
+
+
 def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """P7: reject usable PSU output below the node's need, never below the guide's floor.
 
@@ -398,13 +419,7 @@ def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -
     need = f"needs {power.required_w} W usable = {sized}"
     gives = f"the PSUs give {build.psu_watts} W after redundancy"
     if build.psu_watts < power.required_w:
-        return failed(
-            "P7",
-            f"{need}; {gives}",
-            f"fit PSUs giving ≥ {power.required_w} W usable after redundancy "
-            f"(+{power.required_w - build.psu_watts} W; N+1/N+N spares do not count)",
-            numbers,
-        )
+        return failed("P7", f"{need}; {gives}", _psu_fix(build, power, rules), numbers)
     return passed("P7", f"{need}; {gives}", numbers)
 
 

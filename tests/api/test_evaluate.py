@@ -267,3 +267,14 @@ def test_fp8_on_a800_is_rejected_for_precision(post_json, example):
     assert body["verdict"] == "reject"
     assert precision["status"] == "fail"
     assert "Ampere" in precision["detail"] and "Hopper" in precision["detail"]
+
+
+def test_an_answer_with_a_warning_matches_the_documented_schema(post_json, example):
+    from configurator.schemas import EvaluationOut
+
+    example["build"]["gpus_per_socket"] = [5, 3]  # uneven within the maximum: numa warns
+    body = post_json(URL, example).json()
+    assert checks_by_code(body)["numa"]["status"] == "warn"
+    assert checks_by_code(body)["numa"]["fix"]
+    assert body["verdict"] == "accept"
+    assert EvaluationOut.model_validate(body).model_dump() == body

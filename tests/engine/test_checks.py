@@ -783,3 +783,19 @@ def test_fabric_fix_applied_passes_fabric(gpu, gpus, nodes, nics, speed) -> None
     fixed = replace(build, nics=need.nics_for(gpus), nic_speed_gbps=need.speed_gbps_min)
     assert checks.multi_node_fabric(fixed, TRAIN_34B, RULES).status is Status.PASS
     assert f"{need.nics_for(gpus)} × ≥ {need.speed_gbps_min} Gb/s" in finding.fix
+
+
+def test_p7_fix_proposes_fewer_gpus_when_the_platforms_bays_cannot_hold_the_need() -> None:
+    """4 bays × 2000 W cannot feed 8 × H100 SXM: the fix must not ask for PSUs that won't fit."""
+    build = s3(psu_watts=6000, platform_psu_w=8000)
+    finding = checks.psu_undersized(build, None, RULES)
+    assert finding.status is Status.FAIL
+    assert "bays hold at most 8000 W" in finding.fix
+    assert "4 GPUs per node over 2 nodes" in finding.fix
+    fewer = s3(gpu_count=4, gpus_per_socket=(2, 2), psu_watts=8000, platform_psu_w=8000)
+    assert checks.psu_undersized(fewer, None, RULES).status is Status.PASS
+
+
+def test_p7_fix_asks_for_psus_when_the_bays_hold_them() -> None:
+    finding = checks.psu_undersized(s3(psu_watts=6000, platform_psu_w=18000), None, RULES)
+    assert finding.fix.startswith("fit PSUs giving ≥ 9716 W usable")

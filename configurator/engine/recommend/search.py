@@ -239,6 +239,7 @@ def complete(
         rated_power_w=platform.rated_power_w,
         rated_gpus=platform.gpu_capacity,
         rated_gpu_w=platform.rated_gpu_w,
+        platform_psu_w=platform.max_power_w,
     )
     failing = search.cpu_side_failures[cpu_side] = cpu_prefilter(draft, workload, rules)
     if failing:
