@@ -355,6 +355,7 @@ def _search_gpu(search: Search, gpu: Gpu, fewest: int, platforms, cpus_by_socket
                 platform.monthly_price
                 + plan.per_node * gpu.monthly_price
                 + platform.sockets * cpu.monthly_price
+                + (plan.nics * plan.nic.monthly_price if plan.nic else 0.0)
             )
             if base >= bound:
                 break  # CPUs come cheapest first
