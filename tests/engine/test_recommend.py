@@ -232,6 +232,8 @@ def test_every_recommendation_is_deployable_and_accepted(workload):
             assert replicas.count * replicas.size == build.gpu_count * build.nodes
             per_gpu = replica_gb(workload, replicas.size, replicas.batch, usable)
         assert per_gpu <= usable, "a card is never planned beyond its usable share"
+        capacity = next(f for f in evaluation.checks if f.code == "capacity")
+        assert capacity.numbers["per_gpu_gb"] <= capacity.numbers["usable_gb"]
         if build.nodes > 1 and data_parallel(workload):
             needs = nic_requirement(build.gpu, RULES)
             assert build.nics * needs.gpus_per_nic >= build.gpu_count
