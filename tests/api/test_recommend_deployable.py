@@ -49,6 +49,8 @@ def assert_rackable(client, item: dict, workload: dict) -> None:
     if build["gpu_count"] == 10:
         assert platform.gpu_attach == "switch"
     assert check(item, "shape")["status"] == "pass", check(item, "shape")["detail"]
+    capacity = check(item, "capacity")["numbers"]
+    assert capacity["per_gpu_gb"] <= capacity["usable_gb"], "headroom on every card"
     back = post(client, "/api/v1/evaluate", {"build": build, "workload": workload})
     assert back["verdict"] == "accept"
     assert check(back, "shape")["status"] == "pass"
