@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from configurator.engine import catalogue
 from configurator.engine.build import Build, FormFactor, Workload
-from configurator.engine.findings import Finding, num, passed, warned
+from configurator.engine.findings import Finding, not_applicable, num, passed, warned
 from configurator.engine.registry import REGISTRY, CheckKind
 from configurator.engine.rules import RuleParams
 from configurator.engine.shapes import (
@@ -68,6 +68,8 @@ def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams)
     switch = build.pcie_switch_uplinks > 0 and build.gpu.form_factor is FormFactor.PCIE
     sizes = node_sizes(build.gpu, pcie_switch=switch)
     numbers: dict[str, float | int] = {"gpus_per_node": per_node, "nodes": nodes}
+    if per_node < 1:
+        return not_applicable("shape", "no GPUs in the node", numbers)
     gpus = f"{per_node} × {build.gpu.name}"
     if build.gpu.form_factor is FormFactor.SXM and per_node not in HGX_BOARD_SIZES:
         board = min((size for size in HGX_BOARD_SIZES if size >= per_node), default=8)

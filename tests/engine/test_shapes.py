@@ -147,3 +147,8 @@ def test_a_warning_never_rejects_on_its_own():
     shape = next(f for f in evaluation.checks if f.code == "shape")
     assert shape.status == "warn"
     assert evaluation.verdict == "accept", [f.code for f in evaluation.failures]
+
+
+def test_a_node_without_gpus_has_no_shape_to_judge():
+    build = builders.node(builders.xeon_gold_6530(), builders.l20(), 1, 256)
+    assert finding(replace(build, gpu_count=0, gpus_per_socket=(0, 0))).status == "na"
