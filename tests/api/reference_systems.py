@@ -3,7 +3,7 @@
 Each entry is an `/api/v1/evaluate` request as a datacenter would write it (catalog slugs,
 the PSUs' usable output after redundancy) and the verdict, with the codes that must fail when
 it is rejected. Sources: domain.md §3 (the guide's recipes), §8 (DGX H100), and the platforms'
-vendor pages recorded in catalog/migrations/0008_platform_power.py.
+vendor pages recorded in catalog/migrations/0009_platform_power.py.
 """
 
 from __future__ import annotations

@@ -126,7 +126,7 @@ def unfill(apps, schema_editor) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("catalog", "0007_gpu_architecture"),
+        ("catalog", "0008_gpu_architecture"),
     ]
 
     operations = [
