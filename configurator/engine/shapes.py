@@ -7,9 +7,10 @@ What datacenters rack and serving engines run, as pure functions the recommender
   every layer over a power of two that divides the model's attention heads. KV heads are
   divided too, or replicated when there are fewer of them than GPUs in the group, as vLLM
   and TensorRT-LLM do (Llama-2-70B's 8 KV heads serve a group of 8; Falcon-7B's 71
-  attention heads split over no group larger than one). The heads are checked when the shape is known: given in the
-  workload, or the published model the size names (`sizing.KNOWN_SHAPES`); a shape derived
-  from the parameter count alone is a guess and is not held against a group.
+  attention heads split over no group larger than one). The heads are checked when the
+  shape is known: given in the workload, or the published model the size names
+  (`sizing.KNOWN_SHAPES`); a shape derived from the parameter count alone is a guess and is
+  not held against a group.
 - A node carries 1, 2, 4 or 8 GPUs; 10 only on a PCIe-switch board running data parallel
   (training with sharded data parallelism, or inference replicas of 1 or 2 GPUs), the 5 + 5
   boxes vendors sell. SXM modules come on whole HGX boards of 4 or 8 (`HGX_BOARD_SIZES`).
