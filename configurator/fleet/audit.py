@@ -100,12 +100,10 @@ class Summary:
         evaluated = self.accepted + self.rejected
         gpus = self.gpus_accepted + self.gpus_rejected
         gap = UTILISATION_BALANCED - UTILISATION_MISMATCHED
-        expected = (
-            (self.gpus_accepted * UTILISATION_BALANCED + self.gpus_rejected * UTILISATION_MISMATCHED)
-            / gpus
-            if gpus
-            else None
+        working = (
+            self.gpus_accepted * UTILISATION_BALANCED + self.gpus_rejected * UTILISATION_MISMATCHED
         )
+        expected = working / gpus if gpus else None
         return {
             "nodes": self.nodes,
             "accepted": self.accepted,
@@ -193,10 +191,9 @@ class FleetAuditor:
         seen = self._first_row  # a hash lookup per id: isin() would copy every id seen so far
         earlier = np.fromiter((node_id in seen for node_id in node_ids), bool, len(node_ids))
         repeated = node_ids.duplicated().to_numpy() | earlier
-        for node_id, row in zip(node_ids[~(empty | repeated)], rows[~(empty | repeated)]):
+        fresh = ~(empty | repeated)
+        for node_id, row in zip(node_ids[fresh], rows[fresh], strict=True):
             self._first_row[node_id] = int(row)
-        for node_id, row in zip(node_ids[repeated & ~empty], rows[repeated & ~empty]):
-            self._first_row.setdefault(node_id, int(row))
         return empty | repeated
 
     def _with_node_error(self, result: NodeResult, node_id: str, row: int) -> NodeResult:

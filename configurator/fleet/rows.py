@@ -99,9 +99,7 @@ def cells_to_values(cells: dict[str, str]) -> dict[str, object]:
     return values
 
 
-def row_build(
-    cells: dict[str, str], catalog: Catalog
-) -> tuple[engine.Build, dict[str, object]]:
+def row_build(cells: dict[str, str], catalog: Catalog) -> tuple[engine.Build, dict[str, object]]:
     """Return the engine's build of a row and its fields in evaluate's shape; or RowErrors."""
     try:
         values = cells_to_values(cells)

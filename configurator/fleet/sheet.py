@@ -246,7 +246,7 @@ def _open_xlsx(stream: BinaryIO) -> Sheet:
     header = next(rows, None)
     if header is None or all(cell is None for cell in header):
         raise SheetError(_("The file is empty."))
-    columns, by_header = _map_headers(list(header))
+    columns = _map_headers(list(header))[0]
     fields = _fields(columns)
     names = [None if h is None else str(h) for h in header]
     positions = [names.index(columns[name]) for name in fields]

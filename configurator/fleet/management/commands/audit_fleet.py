@@ -66,9 +66,11 @@ class Command(BaseCommand):
                         self.write_text(auditor, chunk)
                     timings.writing += time.perf_counter() - began
         except FileNotFoundError as error:
-            raise CommandError(f"Cannot open {options['file']}: no such file.", returncode=2) from error
+            reason = f"Cannot open {options['file']}: no such file."
+            raise CommandError(reason, returncode=2) from error
         except KeyError as error:
-            raise CommandError(f"Unknown rule profile {options['profile']!r}.", returncode=2) from error
+            reason = f"Unknown rule profile {options['profile']!r}."
+            raise CommandError(reason, returncode=2) from error
         except SheetError as error:
             if show:
                 self.stderr.write("")
@@ -89,7 +91,7 @@ class Command(BaseCommand):
     def write_text(self, auditor, chunk) -> None:
         """Print one line per node that is not accepted."""
         lines = []
-        for node_id, row, index in zip(chunk.node_ids, chunk.rows, chunk.result_index):
+        for node_id, row, index in zip(chunk.node_ids, chunk.rows, chunk.result_index, strict=True):
             result = auditor.results[index]
             if result.verdict == "accept":
                 continue
