@@ -80,7 +80,7 @@ def test_gbk_csv_with_chinese_headers_is_read(tmp_path):
     header = ("节点编号", "CPU型号", "CPU数量", "GPU型号", "GPU数量", "每路GPU数", "内存容量（GB）",
               "ECC内存", "电源功率（W）", "NVLink", "NUMA绑定", "机柜")  # fmt: skip
     content = csv_bytes([(*P3, "一号机柜")], header=header, encoding="gbk")
-    code, out, _ = run(tmp_path, content, "--json")
+    _code, out, _ = run(tmp_path, content, "--json")
     assert json.loads(out)[0]["codes"][0] == "P3"
 
 
@@ -101,7 +101,7 @@ def test_xlsx_formula_cell_is_refused(tmp_path):
     ("content", "reason"),
     [
         (b"", "empty"),
-        (csv_bytes([GOOD], header=HEADER[:-1] + ("numa",)), "numa_binding"),
+        (csv_bytes([GOOD], header=(*HEADER[:-1], "numa")), "numa_binding"),
         (b"%PDF-1.7\x00\x01binary", "not a CSV or XLSX"),
         (b"PK\x03\x04broken zip", "XLSX"),
         (csv_bytes([]), "no node rows"),
@@ -121,6 +121,6 @@ def test_identical_builds_are_evaluated_once(tmp_path, monkeypatch):
     original = audit.evaluate
     monkeypatch.setattr(audit, "evaluate", lambda *a: calls.append(1) or original(*a))
     rows = [(f"n{i}", *GOOD[1:]) for i in range(50)] + [(f"m{i}", *P3[1:]) for i in range(50)]
-    code, out, _ = run(tmp_path, csv_bytes(rows), "--json")
+    _code, out, _ = run(tmp_path, csv_bytes(rows), "--json")
     assert len(json.loads(out)) == 100
     assert len(calls) == 2
