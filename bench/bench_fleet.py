@@ -47,7 +47,10 @@ def run(sizes=SIZES) -> None:
             wall, peak, err = _run(["audit_fleet", sheet, "--json", "--timings"], out)
         split = json.loads(err.strip().splitlines()[-1])
         inside = split["total"]
-        shares = [f"{split[k]:.2f} s ({split[k] / inside:.0%})" for k in ("reading", "evaluating", "writing")]  # fmt: skip
+        shares = [
+            f"{split[k]:.2f} s ({split[k] / inside:.0%})"
+            for k in ("reading", "evaluating", "writing")
+        ]
         print(
             f"| {rows:,} | {wall:.2f} s | {wall / baseline:.1f}× | {' | '.join(shares)} "
             f"| {peak:,.0f} MB |"
