@@ -91,3 +91,36 @@ class AuditedNode(models.Model):
 
     def __str__(self) -> str:
         return self.node_id
+
+
+class NodeProbe(models.Model):
+    """One node's probe archive, read into its facts, its build and its balance report."""
+
+    hostname = models.CharField(_("host"), max_length=200, blank=True)
+    file_name = models.CharField(_("file"), max_length=255)
+    files = models.JSONField(_("probe files"), default=dict)  # name -> the command's output
+    psu_watts = models.PositiveIntegerField(_("usable PSU output W"))
+    numa_binding = models.BooleanField(_("NUMA binding applied"), default=True)
+    build = models.JSONField(_("build"), null=True, blank=True)
+    verdict = models.CharField(_("verdict"), max_length=8, blank=True)
+    codes = models.JSONField(_("failing checks"), default=list, blank=True)
+    balance = models.JSONField(_("balance"), default=dict, blank=True)
+    findings = models.JSONField(_("hardware findings"), default=list, blank=True)
+    profile = models.CharField(_("rule profile"), max_length=64, blank=True)
+    rule_version = models.PositiveIntegerField(_("rule version"), null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("uploaded by"),
+    )
+    created_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("node probe")
+        verbose_name_plural = _("node probes")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.hostname or self.file_name

@@ -1,14 +1,22 @@
-"""Reads for the fleet pages: audits, their nodes and the figures drawn from them."""
+"""Reads for the fleet pages: audits, probes, recipe builds and the figures drawn from them."""
 
 from __future__ import annotations
+
+from urllib.parse import urlencode
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from configurator.engine.build import Build
 from configurator.engine.findings import CATALOGUE
 from configurator.fleet.audit import UTILISATION_BALANCED, UTILISATION_MISMATCHED
 from configurator.fleet.charts import bars
-from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit
+from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
+from configurator.fleet.probe.facts import node_facts
+from configurator.fleet.probe_report import finding_text
+from configurator.fleet.recipes import recipe_builds
+from configurator.fleet.rows import row_build
+from configurator.selectors import snapshots
 
 BANDS = ((0, 50), (50, 70), (70, 85), (85, 101))
 
@@ -61,3 +69,77 @@ def code_legend(codes) -> list[tuple[str, str]]:
 
 def utilisation_figures() -> dict[str, float]:
     return {"mismatched": UTILISATION_MISMATCHED, "balanced": UTILISATION_BALANCED}
+
+
+def build_from_fields(fields: dict[str, object]) -> Build:
+    """Return the engine build of stored build fields; RowErrors if a part left the catalog."""
+    catalog, _ = snapshots()
+    cells = {name: _cell(value) for name, value in fields.items()}
+    return row_build(cells, catalog.everything)[0]
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, list):
+        return "+".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+def build_from_query(query) -> Build:
+    """Return the build named by query parameters (the configurator's permalink fields).
+
+    Only what the binding needs is required (cpu, gpu, gpu_count); the rest defaults.
+    """
+    catalog, _ = snapshots()
+    cells = {
+        "cpu": query.get("cpu", ""),
+        "cpu_count": query.get("cpu_count", "2"),
+        "gpu": query.get("gpu", ""),
+        "gpu_count": query.get("gpu_count", ""),
+        "gpus_per_socket": query.get("gpus_per_socket", "").replace(" ", "+"),
+        "memory_gb": query.get("memory_gb", "1"),
+        "memory_ecc": query.get("memory_ecc", "true"),
+        "psu_watts": query.get("psu_watts", "1"),
+        "nvlink": query.get("nvlink", ""),
+        "numa_binding": "true",
+        "nics": query.get("nics", "0"),
+    }
+    return row_build(cells, catalog.everything)[0]
+
+
+def recipe_list() -> list[dict[str, object]]:
+    """Return each scenario recipe's build with its binding-script link parameters."""
+    catalog, rules = snapshots()
+    params = rules.current[rules.default].params
+    listed = []
+    for recipe in recipe_builds(catalog.everything, params):
+        build = recipe.build
+        query = urlencode({
+            "cpu": build.cpu.slug, "cpu_count": build.cpu_count, "gpu": build.gpu.slug,
+            "gpu_count": build.gpu_count,
+            "gpus_per_socket": "+".join(map(str, build.gpus_per_socket)),
+            "nvlink": "true" if build.nvlink else "false",
+        })  # fmt: skip
+        listed.append({"recipe": recipe, "query": query})
+    return listed
+
+
+def probe_context(probe: NodeProbe) -> dict[str, object]:
+    """Return what a probe's report page shows: facts, findings, verdict and balance."""
+    facts = node_facts(probe.files)
+    findings = [{**finding, "text": finding_text(finding)} for finding in probe.findings]
+    gpu_sockets = facts.gpu_sockets()
+    gpus = []
+    for i, gpu in enumerate(facts.gpus):
+        sockets = gpu_sockets[i] if i < len(gpu_sockets) else set()
+        gpus.append({"gpu": gpu, "sockets": ", ".join(str(s) for s in sorted(sockets)) or "—"})
+    return {
+        "probe": probe,
+        "facts": facts,
+        "gpus": gpus,
+        "findings": findings,
+        "severe": [f for f in findings if f.get("severe")],
+        "legend": code_legend(probe.codes),
+        "can_bind": bool(facts.numa),
+    }

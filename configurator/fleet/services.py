@@ -1,4 +1,4 @@
-"""Fleet audit actions: accept an uploaded sheet, run its audit, keep the results."""
+"""Fleet actions: run an uploaded sheet's audit and keep its results; read a node's probe."""
 
 from __future__ import annotations
 
@@ -12,7 +12,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from configurator.fleet.audit import ERROR
-from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit
+from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
+from configurator.fleet.probe.archive import HOSTNAME, ArchiveError, read_archive
+from configurator.fleet.probe.facts import node_facts
+from configurator.fleet.probe_report import probe_report
 from configurator.fleet.report import audit_stream
 from configurator.fleet.sheet import SheetError, open_sheet
 
@@ -128,3 +131,40 @@ def _finish(audit: FleetAudit, status: str, *, problems=None, **values) -> Fleet
         setattr(audit, name, value)
     audit.save()
     return audit
+
+
+def node_probe_create(
+    *,
+    content: bytes,
+    file_name: str,
+    psu_watts: int,
+    numa_binding: bool,
+    user: AbstractBaseUser,
+) -> NodeProbe:
+    """Read a probe archive into a node's report and keep it; raise ValidationError."""
+    try:
+        files = read_archive(content)
+        facts = node_facts(files)
+    except ArchiveError as error:
+        raise ValidationError(str(error)) from error
+    except ValueError as error:  # ProbeParseError, or a number a parser could not read
+        raise ValidationError(
+            _("A command's output in the archive cannot be read: %(error)s") % {"error": error}
+        ) from error
+    report = probe_report(facts, psu_watts=psu_watts, numa_binding=numa_binding)
+    evaluation = report.evaluation
+    return NodeProbe.objects.create(
+        hostname=files.get(HOSTNAME, "").strip()[:200],
+        file_name=file_name[:255],
+        files={name: text for name, text in files.items() if name != HOSTNAME},
+        psu_watts=psu_watts,
+        numa_binding=numa_binding,
+        build=report.fields,
+        verdict=str(evaluation.verdict) if evaluation else "",
+        codes=list(evaluation.failed_codes) if evaluation else [],
+        balance=evaluation.balance.as_dict() if evaluation else {},
+        findings=report.findings,
+        profile=report.version.profile,
+        rule_version=report.version.version,
+        created_by=user,
+    )

@@ -136,3 +136,13 @@ def test_xlsx_export_holds_no_formula(architect_client):
     assert sheet["A2"].value == "'@SUM(A1)"
     assert sheet["A2"].data_type == "s"
     assert sheet["C2"].value == "accept"
+
+
+def test_audited_node_has_its_binding_script(architect_client):
+    upload(architect_client, csv_bytes([GOOD]))
+    node = AuditedNode.objects.get()
+    response = architect_client.get(reverse("fleet:node-binding", args=[node.pk]))
+    script = response.content.decode()
+    assert response.status_code == 200
+    assert script.count("exec numactl") == 8
+    assert "# NUMA binding for n1" in script

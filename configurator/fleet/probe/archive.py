@@ -28,6 +28,7 @@ FILES = {
     "nccl-tests.txt": "all_reduce_perf (nccl-tests)",
 }
 REQUIRED = ("lscpu.json", "nvidia-smi-q.xml")
+HOSTNAME = "hostname.txt"
 
 
 class ArchiveError(ValueError):
@@ -46,7 +47,7 @@ def read_archive(content: bytes) -> dict[str, str]:
             total = 0
             for member in archive.getmembers():
                 name = posixpath.basename(member.name)
-                if name not in FILES or not member.isfile():
+                if (name not in FILES and name != HOSTNAME) or not member.isfile():
                     continue  # links, folders and other files are never read
                 total += member.size
                 if member.size > MAX_MEMBER_BYTES or total > MAX_TOTAL_BYTES:

@@ -101,7 +101,7 @@ def parse_numactl_hardware(text: str) -> tuple[NumaNode, ...]:
     sizes: dict[int, int] = {}
     for line in text.splitlines():
         if match := re.match(r"node (\d+) cpus:(.*)$", line.strip()):
-            cpus[int(match[1])] = frozenset(int(cpu) for cpu in match[2].split())
+            cpus[int(match[1])] = cpu_list(",".join(match[2].split()))
         elif match := re.match(r"node (\d+) size: (\d+) MB", line.strip()):
             sizes[int(match[1])] = int(match[2])
     if not cpus:
@@ -220,23 +220,21 @@ def parse_nvidia_smi_xml(text: str) -> tuple[SmiGpu, ...]:
     gpus = []
     for gpu in root.iter("gpu"):
         link = gpu.find("pci/pci_gpu_link_info")
+
+        def at(path: str, link=link) -> int | None:
+            return _int(link.findtext(path)) if link is not None else None
+
         ecc = gpu.findtext("ecc_mode/current_ecc")
         gpus.append(
             SmiGpu(
                 bus_id=gpu.get("id", "") or gpu.findtext("pci/pci_bus_id", ""),
                 name=gpu.findtext("product_name", "").strip(),
                 memory_mib=_int(gpu.findtext("fb_memory_usage/total")) or 0,
-                link_gen_max=_int(link.findtext("pcie_gen/max_link_gen")) if link else None,
-                link_gen_device_max=(
-                    _int(link.findtext("pcie_gen/max_device_link_gen")) if link else None
-                ),
-                link_gen_current=(
-                    _int(link.findtext("pcie_gen/current_link_gen")) if link else None
-                ),
-                link_width_max=_int(link.findtext("link_widths/max_link_width")) if link else None,
-                link_width_current=(
-                    _int(link.findtext("link_widths/current_link_width")) if link else None
-                ),
+                link_gen_max=at("pcie_gen/max_link_gen"),
+                link_gen_device_max=at("pcie_gen/max_device_link_gen"),
+                link_gen_current=at("pcie_gen/current_link_gen"),
+                link_width_max=at("link_widths/max_link_width"),
+                link_width_current=at("link_widths/current_link_width"),
                 ecc_enabled=None if ecc in (None, "N/A") else ecc.strip() == "Enabled",
             )
         )
