@@ -46,7 +46,7 @@ def field_path(loc: tuple | list) -> str:
     parts = [str(part) for part in loc]
     if parts[:1] == ["body"]:
         parts = parts[2:]
-    elif parts[:1] in (["query"], ["path"]):
+    elif parts[:1] in (["query"], ["path"], ["form"], ["file"]):
         parts = parts[1:]
     return ".".join(parts) or "body"
 
@@ -163,3 +163,9 @@ def rules_out(version) -> dict[str, object]:
         "published_at": version.created_at.isoformat(),
         "published_by": version.created_by.get_username() if version.created_by else None,
     }
+
+
+# Capabilities living in their own apps add their routers here.
+from configurator.fleet.api import router as fleet_router  # noqa: E402
+
+api.add_router("/fleet", fleet_router)

@@ -140,3 +140,36 @@ def test_bad_archive_is_refused_and_nothing_saved(architect_client):
 @pytest.mark.django_db
 def test_presales_cannot_upload_probes(presales_client):
     assert presales_client.get(reverse("fleet:probe-upload")).status_code == 403
+
+
+@pytest.mark.django_db
+def test_probe_api_answers_the_report(architect_client):
+    archive = SimpleUploadedFile("p.tar.gz", tar_gz(dual_socket_synthetic(narrow=1)))
+    response = architect_client.post(
+        "/api/v1/fleet/probes", {"archive": archive, "psu_watts": 5000}
+    )
+    body = response.json()
+    assert response.status_code == 201
+    assert body["build"]["gpus_per_socket"] == [4, 4]
+    assert body["verdict"] == "reject"
+    assert any(f["code"] == "pcie_width" and "x8 of x16" in f["text"] for f in body["findings"])
+
+
+@pytest.mark.django_db
+def test_probe_api_names_the_bad_field(architect_client):
+    response = architect_client.post(
+        "/api/v1/fleet/probes",
+        {"archive": SimpleUploadedFile("p.tar.gz", b"nope"), "psu_watts": 0},
+    )
+    assert response.status_code == 400
+    assert "psu_watts" in response.json()["errors"]
+
+
+@pytest.mark.django_db
+def test_probe_api_refuses_presales_and_anonymous(presales_client, client):
+    archive = tar_gz(h200_vm_files())
+    data = {"archive": SimpleUploadedFile("p.tar.gz", archive), "psu_watts": 1000}
+    assert presales_client.post("/api/v1/fleet/probes", data).status_code == 403
+    data["archive"] = SimpleUploadedFile("p.tar.gz", archive)
+    assert client.post("/api/v1/fleet/probes", data).status_code in (401, 403)
+    assert not NodeProbe.objects.exists()
