@@ -14,6 +14,8 @@ from catalog.kinds import KINDS
 from catalog.selectors import catalog_items
 from configurator import services
 from configurator.engine.rules import RuleParams
+from configurator.fleet.api import router as fleet_router
+from configurator.fleet.services import ruleset_change_preview
 from configurator.inputs import InputErrors
 from configurator.schemas import (
     ErrorsOut,
@@ -137,10 +139,22 @@ def rules(request: HttpRequest, profile: Text | None = None):
     tags=["rules"],
 )
 def rules_patch(request: HttpRequest, payload: RulesPatchIn):
-    """Publish a new rule version with the given parameters changed (architects only)."""
+    """Publish a new rule version with the given parameters changed (architects only).
+
+    With `"dry_run": true` nothing is published: the answer is the impact of the change on
+    the audited fleet, the probed nodes and the scenario recipes.
+    """
     if not request.user.has_perm("configurator.change_ruleprofile"):
         return Status(403, {"detail": "Only architects may change the rules."})
     version = services.rule_version_for(payload.profile)
+    if payload.dry_run:
+        try:
+            preview = ruleset_change_preview(version=version, changes=payload.parameters)
+        except DjangoValidationError as error:
+            raise InputErrors(
+                {f"parameters.{name}": messages for name, messages in error.message_dict.items()}
+            ) from error
+        return JsonResponse(preview)
     try:
         published = services.ruleset_publish(
             profile=version.profile,
@@ -166,6 +180,4 @@ def rules_out(version) -> dict[str, object]:
 
 
 # Capabilities living in their own apps add their routers here.
-from configurator.fleet.api import router as fleet_router  # noqa: E402
-
 api.add_router("/fleet", fleet_router)

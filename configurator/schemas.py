@@ -90,6 +90,9 @@ class RulesPatchIn(StrictSchema):
     parameters: dict[str, int | float] = Field(min_length=1)
     profile: Text | None = Field(None, max_length=64)
     note: Text = Field("", max_length=300)
+    dry_run: bool = Field(
+        False, description="Answer what the change would do (nodes, recipes); publish nothing"
+    )
 
 
 class ErrorsOut(Schema):

@@ -11,13 +11,17 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from configurator.engine.rule_validation import parameter_errors
+from configurator.engine.rules import RuleParams
 from configurator.fleet.audit import ERROR
+from configurator.fleet.impact import rule_change_impact
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.archive import HOSTNAME, ArchiveError, read_archive
 from configurator.fleet.probe.facts import node_facts
 from configurator.fleet.probe_report import probe_report
 from configurator.fleet.report import audit_stream
 from configurator.fleet.sheet import SheetError, open_sheet
+from configurator.models import RuleSetVersion
 
 # Uploads through the web page (docs/fleet.md "Limits"); the command line has none.
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
@@ -168,3 +172,19 @@ def node_probe_create(
         rule_version=report.version.version,
         created_by=user,
     )
+
+
+def ruleset_change_preview(*, version: RuleSetVersion, changes: dict[str, float]) -> dict:
+    """Return what publishing `changes` on top of `version` would change; publish nothing."""
+    current = RuleParams.from_mapping(version.parameters)
+    errors = parameter_errors(changes, current)
+    if errors:
+        raise ValidationError(errors)
+    proposed = RuleParams.from_mapping({**current.as_dict(), **changes})
+    return {
+        "dry_run": True,
+        "version": version.version,
+        "profile": version.profile.slug,
+        "parameters": proposed.as_dict(),
+        "impact": rule_change_impact(current=current, proposed=proposed).as_dict(),
+    }
