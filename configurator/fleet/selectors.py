@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from urllib.parse import urlencode
 
 from django.db.models import QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from configurator.engine.build import Build
@@ -142,4 +144,76 @@ def probe_context(probe: NodeProbe) -> dict[str, object]:
         "severe": [f for f in findings if f.get("severe")],
         "legend": code_legend(probe.codes),
         "can_bind": bool(facts.numa),
+    }
+
+
+def monthly_figures(months: int = 12) -> list[dict[str, object]]:
+    """Return the last months' figures, newest first: audits, nodes, verdicts, pitfalls, probes.
+
+    A month counts the audits finished in it (nodes audited twice count twice) and the node
+    probes uploaded in it; the average balance is weighted by nodes.
+    """
+    figures: dict[str, dict[str, object]] = {}
+
+    def month_of(moment) -> dict[str, object]:
+        key = timezone.localtime(moment).strftime("%Y-%m")
+        return figures.setdefault(key, {
+            "month": key, "audits": 0, "nodes": 0, "accepted": 0, "rejected": 0,
+            "unbalanced": 0, "balance_sum": 0.0, "counter": Counter(), "probes": 0,
+            "probes_rejected": 0,
+        })  # fmt: skip
+
+    done = FleetAudit.objects.filter(status=FleetAudit.Status.DONE).defer("source")
+    for audit in done:
+        month, summary = month_of(audit.finished_at or audit.created_at), audit.summary
+        evaluated = summary.get("accepted", 0) + summary.get("rejected", 0)
+        month["audits"] += 1
+        month["nodes"] += evaluated
+        month["accepted"] += summary.get("accepted", 0)
+        month["rejected"] += summary.get("rejected", 0)
+        month["unbalanced"] += summary.get("unbalanced", 0)
+        month["balance_sum"] += (summary.get("average_balance") or 0) * evaluated
+        month["counter"].update(summary.get("codes", {}))
+    for probe in NodeProbe.objects.only("created_at", "verdict"):
+        month = month_of(probe.created_at)
+        month["probes"] += 1
+        month["probes_rejected"] += probe.verdict == "reject"
+    listed = []
+    for key in sorted(figures, reverse=True)[:months]:
+        month = figures[key]
+        nodes = month["nodes"]
+        month["share_rejected"] = month["rejected"] / nodes if nodes else 0.0
+        month["share_unbalanced"] = month["unbalanced"] / nodes if nodes else 0.0
+        month["average_balance"] = round(month["balance_sum"] / nodes, 1) if nodes else None
+        month["codes"] = [
+            (code, count, count / nodes if nodes else 0.0)
+            for code, count in month.pop("counter").most_common()
+        ]
+        del month["balance_sum"]
+        listed.append(month)
+    return listed
+
+
+def monthly_charts(months: list[dict[str, object]]) -> dict[str, object]:
+    """Return the monthly report's charts: nodes audited, share rejected, average balance."""
+    oldest_first = list(reversed(months))
+    return {
+        "nodes": bars([(m["month"], m["nodes"], str(m["nodes"]), "neutral") for m in oldest_first]),
+        "rejected": bars(
+            [
+                (m["month"], m["share_rejected"], f"{m['share_rejected']:.1%}", "bad")
+                for m in oldest_first
+            ]
+        ),
+        "balance": bars(
+            [
+                (
+                    m["month"],
+                    m["average_balance"] or 0,
+                    str(m["average_balance"] or "—"),
+                    "good" if (m["average_balance"] or 0) >= 85 else "bad",
+                )
+                for m in oldest_first
+            ]
+        ),
     }

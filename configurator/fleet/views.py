@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from configurator.fleet import delivery, export, selectors, services
+from configurator.fleet import delivery, export, pdf, selectors, services
 from configurator.fleet.forms import ProbeUploadForm, SheetUploadForm
 from configurator.fleet.models import AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.archive import MAX_ARCHIVE_BYTES
@@ -184,3 +184,38 @@ def node_binding(request: HttpRequest, pk: int) -> HttpResponse:
     except RowErrors:
         raise Http404(_("This node's parts are no longer in the catalog.")) from None
     return script_response(delivery.build_script(built, node.node_id), f"bind-{node.pk}.sh")
+
+
+@architects_only("fleet.view_nodeprobe")
+def probe_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """Download a probed node's balance report as a bilingual PDF."""
+    probe = get_object_or_404(NodeProbe.objects.defer("files"), pk=pk)
+    response = HttpResponse(pdf.probe_pdf(probe), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="balance-report-{probe.pk}.pdf"'
+    return response
+
+
+# Monthly report ----------------------------------------------------------------------------
+
+
+@architects_only("fleet.view_fleetaudit")
+def monthly_report(request: HttpRequest) -> HttpResponse:
+    """The architects' monthly node performance report: audits and probes by month."""
+    months = selectors.monthly_figures()
+    context = {
+        "months": months,
+        "charts": selectors.monthly_charts(months),
+        "legends": {
+            m["month"]: selectors.code_legend([c for c, _, _ in m["codes"]]) for m in months
+        },
+    }
+    return render(request, "fleet/monthly.html", context)
+
+
+@architects_only("fleet.view_fleetaudit")
+def monthly_report_pdf(request: HttpRequest) -> HttpResponse:
+    response = HttpResponse(
+        pdf.monthly_pdf(selectors.monthly_figures()), content_type="application/pdf"
+    )
+    response["Content-Disposition"] = 'attachment; filename="monthly-node-report.pdf"'
+    return response
