@@ -16,9 +16,10 @@ import sys
 
 # (cpu, gpu, gpu_count, gpus_per_socket, memory_gb, ecc, psu_w, nvlink, weight)
 KINDS = (
-    ("xeon-gold-5318y", "l20", 4, "2+2", 256, "true", 2400, "false", 20),
-    ("Intel Xeon Gold 5318Y", "rtx-4090", 4, "2+2", 256, "yes", 2600, "no", 10),
-    ("xeon-gold-6530", "a800-80g-pcie", 8, "4+4", 1024, "true", 4000, "true", 15),
+    ("xeon-gold-5318y", "l20", 4, "2+2", 256, "true", 2600, "false", 20),
+    ("Intel Xeon Gold 5318Y", "rtx-4090", 4, "2+2", 256, "yes", 3400, "no", 10),
+    ("Intel Xeon Gold 5318Y", "rtx-4090", 4, "2+2", 256, "yes", 2600, "no", 4),
+    ("xeon-gold-6530", "a800-80g-pcie", 8, "4+4", 1024, "true", 4400, "true", 15),
     ("xeon-gold-6530", "NVIDIA A800 80GB SXM4", 8, "4+4", 512, "是", 6000, "是", 10),
     ("epyc-9754", "h100-80g-sxm", 8, "4+4", 1024, "true", 10200, "true", 15),
     ("AMD EPYC 9754", "h100-80g-sxm", 8, "4+4", 2048, "true", 10200, "true", 5),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-WIDTH = 320  # the drawing width of the longest bar, in SVG units
+WIDTH = 220  # the drawing width of the longest bar, in SVG units (the chart is 400 wide)
 ROW = 22
 
 

@@ -24,6 +24,7 @@ class RecipeBuild:
     code: str
     name: str
     build: Build
+    name_zh: str = ""
 
     @property
     def label(self) -> str:
@@ -66,5 +67,5 @@ def recipe_builds(catalog: Catalog, rules: RuleParams) -> list[RecipeBuild]:
                 pcie_switch_uplinks=platform.pcie_switch_uplinks if platform else 0,
             )
             build = replace(draft, psu_watts=power_budget(draft, rules).required_w)
-            found.append(RecipeBuild(row.code, row.name, build))
+            found.append(RecipeBuild(row.code, row.name, build, row.name_zh))
     return found
