@@ -26,6 +26,7 @@ UTILISATION_MISMATCHED = 0.637
 UTILISATION_BALANCED = 0.886
 ERROR = "error"
 KEY_SEPARATOR = "\x1f"
+NODE_ID_MAX = 200  # AuditedNode.node_id
 
 
 @dataclass(frozen=True)
@@ -186,8 +187,12 @@ class FleetAuditor:
         return AuditedChunk(node_ids, frame["row"], index)
 
     def _node_id_problems(self, node_ids: pd.Series, rows: pd.Series) -> np.ndarray:
-        """Mark rows whose node_id is empty or already used; remember the ids seen."""
-        empty = (node_ids == "").to_numpy()
+        """Mark rows whose node_id is empty, unstorable or already used; remember the ids."""
+        empty = (
+            (node_ids == "")
+            | (node_ids.str.len() > NODE_ID_MAX)
+            | node_ids.str.contains("\x00", regex=False)
+        ).to_numpy()
         seen = self._first_row  # a hash lookup per id: isin() would copy every id seen so far
         earlier = np.fromiter((node_id in seen for node_id in node_ids), bool, len(node_ids))
         repeated = node_ids.duplicated().to_numpy() | earlier
@@ -199,6 +204,10 @@ class FleetAuditor:
     def _with_node_error(self, result: NodeResult, node_id: str, row: int) -> NodeResult:
         if not node_id:
             problem = _("This cell is empty.")
+        elif len(node_id) > NODE_ID_MAX or "\x00" in node_id:
+            problem = _("A node id has at most %(n)s characters and no NUL character.") % {
+                "n": NODE_ID_MAX
+            }
         else:
             problem = _("Node %(id)s is already listed in row %(row)s.") % {
                 "id": node_id,

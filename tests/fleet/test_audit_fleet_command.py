@@ -124,3 +124,9 @@ def test_identical_builds_are_evaluated_once(tmp_path, monkeypatch):
     _code, out, _ = run(tmp_path, csv_bytes(rows), "--json")
     assert len(json.loads(out)) == 100
     assert len(calls) == 2
+
+
+def test_overlong_node_id_is_an_error(tmp_path):
+    code, out, _ = run(tmp_path, csv_bytes([("n" * 201, *GOOD[1:])]), "--json")
+    assert code == 1
+    assert "at most 200" in json.loads(out)[0]["errors"]["node_id"][0]
