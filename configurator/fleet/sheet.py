@@ -140,22 +140,34 @@ def _fields(columns: dict[str, str]) -> tuple[str, ...]:
     return (*REQUIRED, *(name for name in OPTIONAL if name in columns))
 
 
-def _detect_encoding(sample: bytes) -> str:
-    """Return the codec of a CSV sample: UTF-8 (with or without BOM), else GBK (GB18030)."""
+def _decodes(stream: BinaryIO, codec: str) -> bool:
+    """Return whether the whole stream decodes with `codec` (read in blocks, then rewound)."""
+    decoder = codecs.getincrementaldecoder(codec)()
+    stream.seek(0)
+    try:
+        while block := stream.read(SAMPLE_BYTES):
+            decoder.decode(block)
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    finally:
+        stream.seek(0)
+    return True
+
+
+def _detect_encoding(stream: BinaryIO, sample: bytes) -> str:
+    """Return the codec of a CSV: UTF-8 (with or without BOM), else GBK (as GB18030).
+
+    The whole file is checked, not a sample: a GBK name in row 90,000 must not surface as
+    a decoding error after half of the results were written.
+    """
     if b"\x00" in sample:
         raise SheetError(_("This is not a CSV or XLSX file."))
-    if sample.startswith(codecs.BOM_UTF8):
-        return "utf-8-sig"
-    try:
-        codecs.getincrementaldecoder("utf-8")().decode(sample, final=False)
-        return "utf-8"
-    except UnicodeDecodeError:
-        pass
-    try:
-        codecs.getincrementaldecoder("gb18030")().decode(sample, final=False)
+    if _decodes(stream, "utf-8"):
+        return "utf-8-sig" if sample.startswith(codecs.BOM_UTF8) else "utf-8"
+    if _decodes(stream, "gb18030"):
         return "gb18030"
-    except UnicodeDecodeError as error:
-        raise SheetError(_("The file is neither UTF-8 nor GBK text.")) from error
+    raise SheetError(_("The file is neither UTF-8 nor GBK text."))
 
 
 def _separator(first_line: str) -> str:
@@ -166,7 +178,7 @@ def _separator(first_line: str) -> str:
 def _open_csv(stream: BinaryIO) -> Sheet:
     sample = stream.read(SAMPLE_BYTES)
     stream.seek(0)
-    encoding = _detect_encoding(sample)
+    encoding = _detect_encoding(stream, sample)
     text = sample.decode(encoding, errors="ignore").lstrip("\ufeff")
     first_line = text.splitlines()[0] if text.strip() else ""
     if not first_line.strip():

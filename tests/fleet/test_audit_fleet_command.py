@@ -130,3 +130,20 @@ def test_overlong_node_id_is_an_error(tmp_path):
     code, out, _ = run(tmp_path, csv_bytes([("n" * 201, *GOOD[1:])]), "--json")
     assert code == 1
     assert "at most 200" in json.loads(out)[0]["errors"]["node_id"][0]
+
+
+def test_gbk_text_far_down_the_sheet_is_found_before_any_output(tmp_path, monkeypatch):
+    from configurator.fleet import sheet
+
+    monkeypatch.setattr(sheet, "SAMPLE_BYTES", 64)  # the name comes after the first block
+    rows = [(f"n{i}", *GOOD[1:]) for i in range(5)] + [("机柜-节点", *GOOD[1:])]
+    code, out, _ = run(tmp_path, csv_bytes(rows, encoding="gbk"), "--json")
+    assert json.loads(out)[-1]["node_id"] == "机柜-节点"
+    assert code == 0
+
+
+def test_text_in_no_known_encoding_exits_2(tmp_path):
+    content = csv_bytes([GOOD]) + b"n9,\xff\xfe\xfd\n"
+    with pytest.raises(CommandError, match="neither UTF-8 nor GBK") as raised:
+        run(tmp_path, content, "--json")
+    assert raised.value.returncode == 2
