@@ -173,3 +173,16 @@ def test_probe_api_refuses_presales_and_anonymous(presales_client, client):
     data["archive"] = SimpleUploadedFile("p.tar.gz", archive)
     assert client.post("/api/v1/fleet/probes", data).status_code in (401, 403)
     assert not NodeProbe.objects.exists()
+
+
+@pytest.mark.django_db
+def test_nccl_bus_bandwidth_is_on_the_report(architect_client):
+    files = dual_socket_synthetic()
+    files["nccl-tests.txt"] = fixture("public/nccl-tests-tail-mpirun.txt")
+    response = architect_client.post(
+        reverse("fleet:probe-upload"),
+        {"archive": SimpleUploadedFile("p.tar.gz", tar_gz(files)), "psu_watts": 5000},
+    )
+    html = architect_client.get(response["Location"]).content.decode()
+    assert "92.3405 GB/s" in html
+    assert "nccl-tests.txt is missing" not in html

@@ -98,3 +98,7 @@ def test_nccl_tests_average_bus_bandwidth():
 def test_wrong_output_is_a_parse_error(parse, text):
     with pytest.raises(p.ProbeParseError):
         parse(text)
+
+
+def test_nccl_tests_summary_under_mpirun():
+    assert p.parse_nccl_busbw(fixture("public/nccl-tests-tail-mpirun.txt")) == 92.3405
