@@ -12,7 +12,12 @@ a probed node's real NUMA nodes and GPU affinities.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+# What a device name may hold once inside the script: no quote, `$`, backtick or newline can
+# come from a probe's files (NIC names, host names) into shell code.
+SAFE_NAME = re.compile(r"[^A-Za-z0-9_.:-]")
 
 
 @dataclass(frozen=True)
@@ -131,8 +136,19 @@ def nccl_environment(layout: Layout) -> list[tuple[str, str, str]]:
     return env
 
 
+def safe_name(name: str) -> str:
+    """Return a device name fit for shell code: anything unexpected becomes `_`."""
+    return SAFE_NAME.sub("_", name)
+
+
 def binding_script(layout: Layout, *, title: str) -> str:
     """Return the bash script that binds each local rank to its GPU's socket and cores."""
+    title = " ".join(title.split())  # one comment line, whatever the node's name holds
+    layout = Layout(
+        layout.sockets, layout.gpu_sockets, layout.nic_sockets,
+        tuple(safe_name(name) for name in layout.nic_names), layout.nvlink,
+        layout.threads_per_core,
+    )  # fmt: skip
     lines = [
         "#!/usr/bin/env bash",
         f"# NUMA binding for {title}",

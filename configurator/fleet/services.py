@@ -158,7 +158,7 @@ def node_probe_create(
     report = probe_report(facts, psu_watts=psu_watts, numa_binding=numa_binding)
     evaluation = report.evaluation
     return NodeProbe.objects.create(
-        hostname=files.get(HOSTNAME, "").strip()[:200],
+        hostname=" ".join(files.get(HOSTNAME, "").split())[:200],
         file_name=file_name[:255],
         files={name: text for name, text in files.items() if name != HOSTNAME},
         psu_watts=psu_watts,

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
 from configurator.fleet import delivery, export, pdf, selectors, services
+from configurator.fleet.binding import safe_name
 from configurator.fleet.forms import ProbeUploadForm, SheetUploadForm
 from configurator.fleet.models import AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.archive import MAX_ARCHIVE_BYTES
@@ -146,7 +147,7 @@ def probe_binding(request: HttpRequest, pk: int) -> HttpResponse:
         script = delivery.facts_script(facts, title=probe.hostname or probe.file_name)
     except ValueError:
         raise Http404(_("This probe has no numactl --hardware output.")) from None
-    return script_response(script, f"bind-{probe.hostname or probe.pk}.sh")
+    return script_response(script, f"bind-{safe_name(probe.hostname) or probe.pk}.sh")
 
 
 def script_response(script: str, name: str) -> HttpResponse:

@@ -122,3 +122,15 @@ def test_bad_build_fields_are_a_400_naming_them(client):
 def test_delivery_page_lists_the_recipes(client):
     html = client.get(reverse("fleet:delivery")).content.decode()
     assert "S1" in html and "S3" in html and "binding.sh?" in html
+
+
+def test_names_from_a_probe_cannot_inject_shell_code():
+    from configurator.fleet.binding import Layout, Socket, binding_script
+
+    layout = Layout(
+        sockets=(Socket(0, 0, (0, 1)),), gpu_sockets=(0,), nic_sockets=(0,),
+        nic_names=('mlx5_0";rm -rf /;"$(id)',),
+    )  # fmt: skip
+    script = binding_script(layout, title="node\nrm -rf /")
+    assert "rm -rf /" not in script.replace("# NUMA binding for node rm -rf /", "")
+    assert "$(id)" not in script and '";' not in script
