@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from configurator.engine.rules import RuleParams
 from configurator.fleet import services
-from configurator.fleet.models import FleetAudit
+from configurator.fleet.models import FleetAudit, NodeProbe
 
 
 @admin.register(FleetAudit)
@@ -25,6 +25,20 @@ class FleetAuditAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request) -> bool:
         return False  # audits start from the fleet page's upload
+
+
+@admin.register(NodeProbe)
+class NodeProbeAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "verdict", "created_by", "created_at"]
+    list_filter = ["verdict"]
+    exclude = ["files"]
+    readonly_fields = [
+        "hostname", "file_name", "psu_watts", "numa_binding", "build", "verdict", "codes",
+        "balance", "findings", "profile", "rule_version", "created_by",
+    ]  # fmt: skip
+
+    def has_add_permission(self, request) -> bool:
+        return False  # probes start from the probe page's upload
 
 
 class RuleImpactAdminMixin:
