@@ -147,3 +147,10 @@ def test_text_in_no_known_encoding_exits_2(tmp_path):
     with pytest.raises(CommandError, match="neither UTF-8 nor GBK") as raised:
         run(tmp_path, content, "--json")
     assert raised.value.returncode == 2
+
+
+def test_a_folder_or_missing_file_exits_2(tmp_path):
+    for path in (tmp_path, tmp_path / "missing.csv"):
+        with pytest.raises(CommandError) as raised:
+            call_command("audit_fleet", str(path), "--json")
+        assert raised.value.returncode == 2

@@ -68,6 +68,9 @@ class Command(BaseCommand):
         except FileNotFoundError as error:
             reason = f"Cannot open {options['file']}: no such file."
             raise CommandError(reason, returncode=2) from error
+        except OSError as error:  # a folder, no permission, an unreadable disk
+            reason = f"Cannot read {options['file']}: {error.strerror or error}."
+            raise CommandError(reason, returncode=2) from error
         except KeyError as error:
             reason = f"Unknown rule profile {options['profile']!r}."
             raise CommandError(reason, returncode=2) from error
