@@ -16,8 +16,9 @@ from configurator.engine.rules import RuleParams
 from configurator.fleet.audit import ERROR
 from configurator.fleet.impact import rule_change_impact
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
-from configurator.fleet.probe.archive import HOSTNAME, ArchiveError, read_archive
+from configurator.fleet.probe.archive import ArchiveError, read_archive
 from configurator.fleet.probe.facts import node_facts
+from configurator.fleet.probe.files import HOSTNAME
 from configurator.fleet.probe_report import probe_report
 from configurator.fleet.report import audit_stream
 from configurator.fleet.sheet import SheetError, open_sheet

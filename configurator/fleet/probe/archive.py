@@ -13,22 +13,11 @@ import tarfile
 
 from django.utils.translation import gettext as _
 
+from configurator.fleet.probe.files import FILES, HOSTNAME, REQUIRED
+
 MAX_ARCHIVE_BYTES = 10 * 1024 * 1024
 MAX_MEMBER_BYTES = 20 * 1024 * 1024
 MAX_TOTAL_BYTES = 60 * 1024 * 1024
-
-# The file names probe.sh writes, each with the command it holds.
-FILES = {
-    "lscpu.json": "lscpu -J",
-    "numactl-hardware.txt": "numactl --hardware",
-    "nvidia-smi-topo.txt": "nvidia-smi topo -m",
-    "nvidia-smi-q.xml": "nvidia-smi -q -x",
-    "lspci-vv.txt": "lspci -vv",
-    "dmidecode-memory.txt": "dmidecode -t memory",
-    "nccl-tests.txt": "all_reduce_perf (nccl-tests)",
-}
-REQUIRED = ("lscpu.json", "nvidia-smi-q.xml")
-HOSTNAME = "hostname.txt"
 
 
 class ArchiveError(ValueError):

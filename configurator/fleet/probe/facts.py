@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from configurator.fleet.probe import parsers as p
-from configurator.fleet.probe.archive import FILES
+from configurator.fleet.probe.files import FILES
 
 
 @dataclass(frozen=True)
