@@ -43,11 +43,13 @@ class NodeResult:
     @classmethod
     def make(cls, **values) -> NodeResult:
         result = cls(**values)
-        members = {"verdict": result.verdict, "codes": list(result.codes)}
+        members = {
+            "verdict": result.verdict,
+            "codes": list(result.codes),
+            "balance": result.balance,  # null for an unreadable row
+        }
         if result.errors is not None:
             members["errors"] = result.errors
-        else:
-            members["balance"] = result.balance
         object.__setattr__(result, "fragment", json.dumps(members, ensure_ascii=False)[1:-1])
         return result
 

@@ -61,7 +61,7 @@ def test_unreadable_row_is_an_error_naming_its_columns(tmp_path):
     code, out, _ = run(tmp_path, csv_bytes([GOOD, bad]), "--json")
     node = json.loads(out)[1]
     assert code == 1
-    assert node["verdict"] == "error"
+    assert node["verdict"] == "error" and node["balance"] is None
     assert set(node["errors"]) == {"cpu", "gpu_count", "memory_ecc", "psu_watts"}
     assert "formula" in node["errors"]["psu_watts"][0]
 
