@@ -13,6 +13,7 @@ import codecs
 import io
 import re
 import unicodedata
+import warnings
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -95,7 +96,7 @@ class Sheet:
         except UnicodeDecodeError as error:
             raise SheetError(_("The file is neither UTF-8 nor GBK text.")) from error
         except pd.errors.ParserError as error:
-            raise SheetError(_("The CSV cannot be read: %(error)s") % {"error": error}) from error
+            raise _csv_error(error) from error
 
     def progress(self) -> float:
         """Return the share of the file read so far, 0 to 1."""
@@ -170,6 +171,35 @@ def _detect_encoding(stream: BinaryIO, sample: bytes) -> str:
     raise SheetError(_("The file is neither UTF-8 nor GBK text."))
 
 
+FIELDS = re.compile(r"Expected (\d+) fields in line (\d+), saw (\d+)")
+
+
+def _csv_error(error: Exception) -> SheetError:
+    """Return a one-line reason for a CSV the tokenizer refused."""
+    if match := FIELDS.search(str(error)):
+        return SheetError(
+            _("Line %(line)s has %(cells)s cells; the header has %(header)s.")
+            % {"line": match[2], "cells": match[3], "header": match[1]}
+        )
+    return SheetError(
+        _("The CSV cannot be read: %(error)s") % {"error": " ".join(str(error).split())}
+    )
+
+
+def _next_chunk(reader) -> pd.DataFrame | None:
+    """Return the reader's next chunk; a first row longer than the header is an error.
+
+    pandas would take the extra cells of the first row as an index (or drop them, warning):
+    either would shift every cell, so the row is refused like any other long row.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pd.errors.ParserWarning)
+        try:
+            return next(reader, None)
+        except pd.errors.ParserWarning as warning:
+            raise SheetError(_("Line 2 has more cells than the header.")) from warning
+
+
 def _separator(first_line: str) -> str:
     counts = {sep: first_line.count(sep) for sep in (",", ";", "\t")}
     return max(counts, key=counts.get)
@@ -194,14 +224,15 @@ def _open_csv(stream: BinaryIO) -> Sheet:
             encoding=encoding,
             chunksize=CHUNK_ROWS,
             skip_blank_lines=True,
+            index_col=False,
         )
-        first = next(reader, None)
+        first = _next_chunk(reader)
     except UnicodeDecodeError as error:
         raise SheetError(_("The file is neither UTF-8 nor GBK text.")) from error
     except pd.errors.EmptyDataError as error:
         raise SheetError(_("The file is empty.")) from error
     except pd.errors.ParserError as error:
-        raise SheetError(_("The CSV cannot be read: %(error)s") % {"error": error}) from error
+        raise _csv_error(error) from error
     if first is None:
         raise SheetError(_("The sheet has a header but no node rows."))
     columns, by_header = _map_headers(list(first.columns))
@@ -217,7 +248,7 @@ def _open_csv(stream: BinaryIO) -> Sheet:
             frame.index = frame["row"]
             start += len(frame)
             yield frame
-            chunk = next(reader, None)
+            chunk = _next_chunk(reader)
         if start == 2:
             raise SheetError(_("The sheet has a header but no node rows."))
 

@@ -105,6 +105,8 @@ def test_xlsx_formula_cell_is_refused(tmp_path):
         (b"%PDF-1.7\x00\x01binary", "not a CSV or XLSX"),
         (b"PK\x03\x04broken zip", "XLSX"),
         (csv_bytes([]), "no node rows"),
+        (csv_bytes([(*GOOD, "extra")]), "Line 2 has more cells"),
+        (csv_bytes([GOOD, (*P3, "extra")]), "Line 3 has 12 cells; the header has 11"),
     ],
 )
 def test_unreadable_file_exits_2_with_a_one_line_reason(tmp_path, content, reason):
