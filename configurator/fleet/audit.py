@@ -147,22 +147,32 @@ class FleetAuditor:
         self.fields = tuple(name for name in fields if name != "node_id")
         self.results: list[NodeResult] = []
         self.summary = Summary()
-        self._by_key: dict[str, int] = {}
+        self._by_key: dict[str, int] = {}  # the cells of a build -> its result's index
+        self._by_build: dict[str, NodeResult] = {}  # a resolved build -> its result
         self._first_row: dict[str, int] = {}
 
     def result_for(self, cells: dict[str, str]) -> NodeResult:
-        """Evaluate one build's cells (no memo)."""
+        """Evaluate one build's cells; a build already met under another spelling is reused.
+
+        Cells that differ only in how they name a part ("xeon-gold-6530" or "Intel Xeon Gold
+        6530", "yes" or "true") resolve to the same build, evaluated once.
+        """
         try:
             built, fields = row_build(cells, self.catalog)
         except RowErrors as error:
             return NodeResult.make(verdict=ERROR, errors=error.errors)
+        resolved = json.dumps(fields, sort_keys=True)
+        if resolved in self._by_build:
+            return self._by_build[resolved]
         evaluation = evaluate(built, self.rules)
-        return NodeResult.make(
+        result = self._by_build[resolved] = NodeResult.make(
             verdict=str(evaluation.verdict),
             codes=evaluation.failed_codes,
             balance=evaluation.balance.as_dict(),
             build=fields,
         )
+        self.summary.distinct_builds += 1
+        return result
 
     def _add(self, result: NodeResult) -> int:
         self.results.append(result)
@@ -176,7 +186,6 @@ class FleetAuditor:
             if key not in self._by_key:
                 cells = dict(zip(fields, key.split(KEY_SEPARATOR), strict=True))
                 self._by_key[key] = self._add(self.result_for(cells))
-                self.summary.distinct_builds += 1
         index = keys.map(self._by_key).to_numpy(dtype=np.int64, copy=True)
         node_ids = frame["node_id"].str.strip()
         for position in np.flatnonzero(self._node_id_problems(node_ids, frame["row"])):

@@ -91,21 +91,25 @@ def fleet_audit_run(*, audit: FleetAudit) -> FleetAudit:
     if problems:
         return _finish(audit, FleetAudit.Status.INVALID, problems=problems, rows_read=rows_read)
     with transaction.atomic():
-        saved: dict[int, AuditedBuild] = {}
+        # Several spellings of one build share one result, stored as one AuditedBuild.
         counts: dict[int, int] = {}
         for index in indexes:
-            counts[index] = counts.get(index, 0) + 1
-        for index, count in counts.items():
+            key = id(auditor.results[index])
+            counts[key] = counts.get(key, 0) + 1
+        by_result: dict[int, AuditedBuild] = {}
+        for index in dict.fromkeys(indexes):
             result = auditor.results[index]
-            saved[index] = AuditedBuild.objects.create(
-                audit=audit,
-                build=result.build,
-                verdict=result.verdict,
-                codes=list(result.codes),
-                balance=result.balance,
-                overall=result.balance["overall"],
-                node_count=count,
-            )
+            if id(result) not in by_result:
+                by_result[id(result)] = AuditedBuild.objects.create(
+                    audit=audit,
+                    build=result.build,
+                    verdict=result.verdict,
+                    codes=list(result.codes),
+                    balance=result.balance,
+                    overall=result.balance["overall"],
+                    node_count=counts[id(result)],
+                )
+        saved = {index: by_result[id(auditor.results[index])] for index in set(indexes)}
         AuditedNode.objects.bulk_create(
             (
                 AuditedNode(audit=audit, build=saved[index], row=row, node_id=node_id)

@@ -123,9 +123,13 @@ def test_identical_builds_are_evaluated_once(tmp_path, monkeypatch):
     original = audit.evaluate
     monkeypatch.setattr(audit, "evaluate", lambda *a: calls.append(1) or original(*a))
     rows = [(f"n{i}", *GOOD[1:]) for i in range(50)] + [(f"m{i}", *P3[1:]) for i in range(50)]
-    _code, out, _ = run(tmp_path, csv_bytes(rows), "--json")
-    assert len(json.loads(out)) == 100
+    spelled = ("s1", "Intel Xeon Gold 6530", "2", "NVIDIA A800 80GB SXM4", "8", "4 + 4", "1024",
+               "yes", "6000", "1", "是")  # GOOD, named and spelled otherwise  # fmt: skip
+    _code, out, _ = run(tmp_path, csv_bytes([*rows, spelled]), "--json")
+    nodes = json.loads(out)
+    assert len(nodes) == 101
     assert len(calls) == 2
+    assert nodes[-1]["balance"] == nodes[0]["balance"]
 
 
 def test_overlong_node_id_is_an_error(tmp_path):

@@ -146,3 +146,12 @@ def test_audited_node_has_its_binding_script(architect_client):
     assert response.status_code == 200
     assert script.count("exec numactl") == 8
     assert "# NUMA binding for n1" in script
+
+
+def test_one_build_spelled_two_ways_is_stored_once(architect_client):
+    spelled = ("s1", "Intel Xeon Gold 6530", "2", "NVIDIA A800 80GB SXM4", "8", "4+4", "1024",
+               "yes", "6000", "yes", "yes")  # fmt: skip
+    upload(architect_client, csv_bytes([GOOD, spelled]))
+    audit = FleetAudit.objects.get()
+    assert audit.builds.get().node_count == 2
+    assert audit.summary["distinct_builds"] == 1
