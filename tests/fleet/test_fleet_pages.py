@@ -155,3 +155,17 @@ def test_one_build_spelled_two_ways_is_stored_once(architect_client):
     audit = FleetAudit.objects.get()
     assert audit.builds.get().node_count == 2
     assert audit.summary["distinct_builds"] == 1
+
+
+def test_with_the_database_backend_the_audit_waits_for_the_worker(architect_client, settings):
+    from django.core.management import call_command
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    response = upload(architect_client, csv_bytes([GOOD, P3]))
+    audit = FleetAudit.objects.get()
+    assert audit.status == FleetAudit.Status.QUEUED
+    page = architect_client.get(response["Location"], HTTP_HX_REQUEST="true")
+    assert 'hx-trigger="every 1s"' in page.content.decode()
+    call_command("db_worker", "--batch", "--no-startup-delay", verbosity=0)
+    audit.refresh_from_db()
+    assert audit.status == FleetAudit.Status.DONE and audit.nodes.count() == 2
