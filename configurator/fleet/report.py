@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import BinaryIO
 
 from configurator import selectors
@@ -19,7 +19,6 @@ class Timings:
     reading: float = 0.0
     evaluating: float = 0.0
     writing: float = 0.0
-    extra: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, float]:
         return {"reading": self.reading, "evaluating": self.evaluating, "writing": self.writing}

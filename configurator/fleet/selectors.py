@@ -70,7 +70,8 @@ def code_legend(codes) -> list[tuple[str, str]]:
 
 
 def utilisation_figures() -> dict[str, float]:
-    return {"mismatched": UTILISATION_MISMATCHED, "balanced": UTILISATION_BALANCED}
+    """Return the guide's mean GPU utilisation of mismatched and balanced nodes, in %."""
+    return {"mismatched": UTILISATION_MISMATCHED * 100, "balanced": UTILISATION_BALANCED * 100}
 
 
 def build_from_fields(fields: dict[str, object]) -> Build:
