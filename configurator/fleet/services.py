@@ -30,6 +30,7 @@ MAX_UPLOAD_ROWS = 200_000
 PROBLEMS_KEPT = 500  # problems listed on the page; the count says how many there were
 
 
+@transaction.atomic
 def fleet_audit_create(
     *, upload: UploadedFile, user: AbstractBaseUser, language: str
 ) -> FleetAudit:
@@ -47,9 +48,9 @@ def fleet_audit_create(
     audit = FleetAudit.objects.create(
         file_name=upload.name[:255], source=content, created_by=user, language=language
     )
-    from configurator.fleet.tasks import fleet_audit_task
+    from configurator.fleet.tasks import fleet_audit_task  # tasks.py imports this module
 
-    fleet_audit_task.enqueue(audit.pk)
+    fleet_audit_task.enqueue(audit.pk)  # the audit and its task row commit together
     return audit
 
 
