@@ -24,8 +24,13 @@ def _run(args: list[str], stdout) -> tuple[float, float, str]:
     """Run a manage.py command; return wall seconds, peak RSS in MB, and its stderr."""
     started = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    env = {**os.environ, "DEBUG": os.environ.get("DEBUG", "1")}  # as harness.django_setup
     done = subprocess.run(
-        [sys.executable, "manage.py", *args], stdout=stdout, stderr=subprocess.PIPE, text=True
+        [sys.executable, "manage.py", *args],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     wall = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

@@ -9,6 +9,9 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("fleet/", include("configurator.fleet.urls")),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("catalog.urls")),
 ]
+
+handler500 = "configurator.views.server_error"

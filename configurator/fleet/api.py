@@ -1,14 +1,10 @@
 """Fleet endpoints of the JSON API: read a node's probe archive into its balance report."""
 
-from typing import Annotated
-
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.urls import reverse
-from ninja import File, Form, Router, Status
-from ninja.files import UploadedFile
+from ninja import Router, Status
 from ninja.security import django_auth
-from pydantic import Field
 
 from configurator.fleet import services
 from configurator.fleet.models import NodeProbe
@@ -17,6 +13,7 @@ from configurator.fleet.probe_report import finding_text
 from configurator.inputs import InputErrors
 
 router = Router(tags=["fleet"])
+MAX_PSU_WATTS = 100_000  # as evaluate's psu_watts
 
 
 def probe_out(probe: NodeProbe) -> dict[str, object]:
@@ -35,27 +32,35 @@ def probe_out(probe: NodeProbe) -> dict[str, object]:
 
 
 @router.post("/probes", auth=django_auth, response={201: dict, 400: dict, 403: dict})
-def probe_create(
-    request: HttpRequest,
-    archive: File[UploadedFile],
-    psu_watts: Form[Annotated[int, Field(ge=1, le=100000)]],
-    numa_binding: Form[bool] = True,
-):
-    """Read a probe.sh archive (multipart) into the node's build, findings and verdict.
+def probe_create(request: HttpRequest):
+    """Read a probe.sh archive into the node's build, findings and verdict (architects only).
 
-    `psu_watts` is the usable PSU output after redundancy, which a probe cannot read.
-    Architects only.
+    A multipart form: `archive` (the tar.gz probe.sh wrote), `psu_watts` (the usable PSU
+    output after redundancy, which a probe cannot read: 1–100000) and `numa_binding` (whether
+    the delivery image binds ranks; default true). Bad fields are named, as everywhere.
     """
     if not request.user.has_perm("fleet.add_nodeprobe"):
         return Status(403, {"detail": "Only architects may upload node probes."})
-    if archive.size > MAX_ARCHIVE_BYTES:
-        raise InputErrors({"archive": [f"The archive is over {MAX_ARCHIVE_BYTES // 2**20} MB."]})
+    errors = InputErrors()
+    archive = request.FILES.get("archive")
+    if archive is None:
+        errors.add("archive", "Attach the probe archive (multipart field 'archive').")
+    elif archive.size > MAX_ARCHIVE_BYTES:
+        errors.add("archive", f"The archive is over {MAX_ARCHIVE_BYTES // 2**20} MB.")
+    psu_text = request.POST.get("psu_watts", "").strip()
+    psu_watts = int(psu_text) if psu_text.isdigit() else 0
+    if not 1 <= psu_watts <= MAX_PSU_WATTS:
+        errors.add("psu_watts", f"Give the usable PSU output in W, 1 to {MAX_PSU_WATTS}.")
+    binding = request.POST.get("numa_binding", "true").strip().lower()
+    if binding not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+        errors.add("numa_binding", "Give true or false.")
+    errors.raise_if_any()
     try:
         probe = services.node_probe_create(
             content=archive.read(),
             file_name=archive.name or "probe.tar.gz",
             psu_watts=psu_watts,
-            numa_binding=numa_binding,
+            numa_binding=binding in ("true", "1", "yes", "on"),
             user=request.user,
         )
     except ValidationError as error:

@@ -23,6 +23,7 @@ from configurator.fleet.probe_report import probe_report
 from configurator.fleet.report import audit_stream
 from configurator.fleet.sheet import SheetError, open_sheet
 from configurator.models import RuleSetVersion
+from configurator.services import StaleVersion
 
 # Uploads through the web page (docs/fleet.md "Limits"); the command line has none.
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
@@ -180,8 +181,16 @@ def node_probe_create(
     )
 
 
-def ruleset_change_preview(*, version: RuleSetVersion, changes: dict[str, float]) -> dict:
-    """Return what publishing `changes` on top of `version` would change; publish nothing."""
+def ruleset_change_preview(
+    *, version: RuleSetVersion, changes: dict[str, float], base_version: int | None = None
+) -> dict:
+    """Return what publishing `changes` on top of `version` would change; publish nothing.
+
+    `version` is the profile's current version; a `base_version` other than it is stale, as
+    for a real edit (configurator.services.StaleVersion).
+    """
+    if base_version is not None and base_version != version.version:
+        raise StaleVersion(version, base_version)
     current = RuleParams.from_mapping(version.parameters)
     errors = parameter_errors(changes, current)
     if errors:

@@ -186,3 +186,18 @@ def test_nccl_bus_bandwidth_is_on_the_report(architect_client):
     html = architect_client.get(response["Location"]).content.decode()
     assert "92.3405 GB/s" in html
     assert "nccl-tests.txt is missing" not in html
+
+
+@pytest.mark.django_db
+def test_probe_api_takes_archives_over_the_json_body_limit(architect_client, settings):
+    import secrets
+
+    files = dual_socket_synthetic()
+    files["lspci-vv.txt"] = secrets.token_hex(100_000)  # incompressible: the archive > 64 KB
+    archive = tar_gz(files)
+    assert len(archive) > settings.API_MAX_BODY_BYTES
+    response = architect_client.post(
+        "/api/v1/fleet/probes",
+        {"archive": SimpleUploadedFile("p.tar.gz", archive), "psu_watts": 5000},
+    )
+    assert response.status_code == 201
