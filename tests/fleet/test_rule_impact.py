@@ -90,3 +90,15 @@ def test_admin_rules_form_previews_the_impact(architect_client):
     html = architect_client.post(url, data, HTTP_HX_REQUEST="true").content.decode()
     assert "memory_vram_ratio_min" in html and "1 node" in html
     assert RuleSetVersion.objects.count() == versions
+
+
+def test_dry_run_from_a_stale_version_is_a_409(architect_client):
+    current = RuleSetVersion.objects.filter(profile__is_default=True).latest().version
+    response = architect_client.patch(
+        "/api/v1/rules",
+        {"parameters": {"memory_vram_ratio_min": 1.5}, "dry_run": True,
+         "base_version": current + 5},
+        content_type="application/json",
+    )  # fmt: skip
+    assert response.status_code == 409
+    assert "base_version" in response.json()["errors"]
