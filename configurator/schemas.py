@@ -109,6 +109,9 @@ class RulesPatchIn(StrictSchema):
     base_version: int | None = Field(
         None, ge=1, description="The version these changes start from; a stale one gets 409"
     )
+    dry_run: bool = Field(
+        False, description="Answer what the change would do (nodes, recipes); publish nothing"
+    )
 
 
 class ErrorsOut(Schema):
