@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from configurator.engine.build import Build
-from configurator.engine.findings import CATALOGUE
+from configurator.engine.evaluate import REGISTRY
 from configurator.fleet.audit import UTILISATION_BALANCED, UTILISATION_MISMATCHED
 from configurator.fleet.charts import bars
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
@@ -66,7 +66,9 @@ def audit_charts(audit: FleetAudit) -> dict[str, object]:
 
 def code_legend(codes) -> list[tuple[str, str]]:
     """Return (code, English and Chinese title) for each check code given."""
-    return [(code, f"{CATALOGUE[code].title} · {CATALOGUE[code].title_zh}") for code in codes]
+    return [
+        (code, f"{REGISTRY.entry(code).title} · {REGISTRY.entry(code).title_zh}") for code in codes
+    ]
 
 
 def utilisation_figures() -> dict[str, float]:
