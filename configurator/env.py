@@ -25,3 +25,14 @@ def env_list(name: str, *, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_int(name: str, *, default: int) -> int:
+    """Read a whole number from the environment."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError as error:
+        raise ValueError(f"{name} must be a whole number, not {value!r}.") from error

@@ -15,7 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from configurator.env import env_bool, env_list
+from configurator.env import env_bool, env_int, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "catalog",
     "configurator",
+    "configurator.quotes",
 ]
 
 MIDDLEWARE = [
@@ -148,6 +149,11 @@ IMPORT_EXPORT_EXPORT_PERMISSION_CODE = "view"
 
 # Background work (big imports, fleet audits, bulk PDFs) runs on Django's tasks API with the
 # database backend of django-tasks-db: `manage.py db_worker` runs the queue (README).
+# Quotes (docs/quotes.md): how long a new quote is valid, and how long a customer's signed link
+# to an issued quote opens it.
+QUOTE_VALID_DAYS = env_int("QUOTE_VALID_DAYS", default=30)
+QUOTE_LINK_MAX_AGE_DAYS = env_int("QUOTE_LINK_MAX_AGE_DAYS", default=30)
+
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 LOGGING = {
