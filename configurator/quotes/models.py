@@ -126,14 +126,6 @@ class Quote(models.Model):
     def __str__(self) -> str:
         return self.number
 
-    @property
-    def currency(self) -> str:
-        return "CNY"
-
-    @property
-    def editable(self) -> bool:
-        return self.status in EDITABLE
-
     def save(self, *args, **kwargs) -> None:
         update_fields = kwargs.get("update_fields")
         status_only = update_fields is not None and set(update_fields) <= STATUS_FIELDS
@@ -146,6 +138,14 @@ class Quote(models.Model):
                     params={"number": self.number, "status": Status(stored).label},
                 )
         super().save(*args, **kwargs)
+
+    @property
+    def currency(self) -> str:
+        return "CNY"
+
+    @property
+    def editable(self) -> bool:
+        return self.status in EDITABLE
 
 
 class QuoteEvent(models.Model):

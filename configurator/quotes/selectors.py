@@ -1,6 +1,5 @@
 """Reads: the bill of materials of a build, the quotes a user may see, the recipe baseline."""
 
-import math
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -10,6 +9,7 @@ from catalog import models as catalog
 from catalog.kinds import KINDS_BY_KEY
 from configurator import selectors as configurator_selectors
 from configurator.engine.pcie import even_split
+from configurator.engine.recommend import cheapest_psus
 from configurator.inputs import InputErrors
 from configurator.models import Scenario
 from configurator.quotes.models import Quote, Status
@@ -91,6 +91,7 @@ def _memory(build: BuildIn, cpu: catalog.Cpu, platform: catalog.Platform, errors
             )
         return given
     slots = platform.dimm_slots_per_socket * build.cpu_count
+    channels = cpu.memory_channels * build.cpu_count
     options = []
     modules = catalog.MemoryModule.objects.filter(
         offered=True, ddr_gen=cpu.ddr_gen, ecc=build.memory_ecc
@@ -101,7 +102,9 @@ def _memory(build: BuildIn, cpu: catalog.Cpu, platform: catalog.Platform, errors
             continue
         if count % build.cpu_count:  # each socket gets the same population
             continue
-        options.append((module.monthly_price * count, count, module.slug, module))
+        # As the recommender: one or two DIMMs on every channel first (full bandwidth).
+        balanced = count in (channels, 2 * channels) and module.registered
+        options.append((not balanced, module.monthly_price * count, count, module.slug, module))
     if not options:
         errors.add(
             "build.memory_gb",
@@ -110,31 +113,25 @@ def _memory(build: BuildIn, cpu: catalog.Cpu, platform: catalog.Platform, errors
             + (f" with {build.dimm_count} DIMMs." if build.dimm_count else "."),
         )
         return None
-    _, count, _, module = min(options)
+    *_, count, _, module = min(options)
     return module, count
 
 
 def _psus(build: BuildIn, platform: catalog.Platform, errors: InputErrors):
-    """Return (PSU, count per node): the client's choice, else the cheapest N+1 set."""
+    """Return (PSU, count per node): the client's choice, else the recommender's cheapest set."""
     given = _given_line(build, "psu", errors)
     if given:
         return given
-    options = []
-    for psu in catalog.Psu.objects.filter(offered=True):
-        if platform.psu_max_w and psu.rated_w > platform.psu_max_w:
-            continue
-        count = math.ceil(build.psu_watts / psu.rated_w) + 1  # N+1: one spare
-        if count <= platform.psu_bays:
-            options.append((psu.monthly_price * count, count, psu.slug, psu))
-    if not options:
+    offered = configurator_selectors.snapshots()[0].offered.psus
+    choice = cheapest_psus(build.psu_watts, platform.psu_bays, offered, platform.psu_max_w)
+    if choice is None:
         errors.add(
             "build.psu_watts",
-            f"No offered PSU gives {build.psu_watts} W with one spare in the "
+            f"No offered PSU set gives {build.psu_watts} W with redundancy in the "
             f"{platform.name}'s {platform.psu_bays} bays.",
         )
         return None
-    _, count, _, psu = min(options)
-    return psu, count
+    return catalog.Psu.objects.get(slug=choice.psu.slug), choice.count
 
 
 def quote_bom(*, build: BuildIn) -> tuple[list[dict[str, object]], BuildIn]:
