@@ -15,6 +15,8 @@ from catalog.selectors import catalog_items
 from configurator import services
 from configurator.engine.rules import RuleParams
 from configurator.inputs import InputErrors
+from configurator.quotes.api import router as quotes_router
+from configurator.quotes.services import TransitionRefused
 from configurator.schemas import (
     ErrorsOut,
     EvaluateIn,
@@ -31,7 +33,9 @@ from configurator.schemas import (
 api = NinjaAPI(
     title="Balanced GPU node configurator API",
     version="1",
-    description="Catalog, build evaluation, workload sizing, recommendations and baseline rules.",
+    description=(
+        "Catalog, build evaluation, workload sizing, recommendations, baseline rules and quotes."
+    ),
     urls_namespace="api-v1",
     docs_url="docs",
 )
@@ -62,6 +66,11 @@ def on_validation_error(request: HttpRequest, exc: NinjaValidationError) -> Http
 @api.exception_handler(InputErrors)
 def on_input_errors(request: HttpRequest, exc: InputErrors) -> HttpResponse:
     return errors_response(request, exc.errors)
+
+
+@api.exception_handler(TransitionRefused)
+def on_transition_refused(request: HttpRequest, exc: TransitionRefused) -> HttpResponse:
+    return api.create_response(request, {"errors": exc.errors}, status=exc.status)
 
 
 @api.exception_handler(AuthenticationError)
@@ -163,3 +172,6 @@ def rules_out(version) -> dict[str, object]:
         "published_at": version.created_at.isoformat(),
         "published_by": version.created_by.get_username() if version.created_by else None,
     }
+
+
+api.add_router("/quotes", quotes_router)
