@@ -1,8 +1,11 @@
 """The quote workflow: what each role may do, in which order, and what is recorded."""
 
+import datetime
+import io
 from decimal import Decimal
 
 import pytest
+from django.core.management import call_command
 
 from configurator.inputs import InputErrors
 from configurator.quotes import services
@@ -149,8 +152,6 @@ def test_requote_links_a_new_revision_to_the_old_one(make_quote, presales, archi
 
 
 def test_expired_quotes_are_marked_and_cannot_be_accepted(make_quote, presales, architect):
-    import datetime
-
     quote = make_quote()
     services.quote_submit(quote=quote, user=presales)
     services.quote_approve(quote=quote, user=architect)
@@ -161,3 +162,17 @@ def test_expired_quotes_are_marked_and_cannot_be_accepted(make_quote, presales, 
     assert quote.status == Status.EXPIRED
     with pytest.raises(services.TransitionRefused):
         services.quote_accept(quote=quote, user=presales)
+
+
+def test_the_expire_command_marks_overdue_issued_quotes(make_quote, presales, architect):
+    quote = make_quote(valid_days=1)
+    services.quote_submit(quote=quote, user=presales)
+    services.quote_approve(quote=quote, user=architect)
+    services.quote_issue(quote=quote, user=presales)
+    Quote.objects.filter(pk=quote.pk).update(
+        valid_until=datetime.date.today() - datetime.timedelta(days=1)
+    )
+    call_command("expire_quotes", stdout=io.StringIO())
+    quote.refresh_from_db()
+    assert quote.status == Status.EXPIRED
+    assert quote.events.last().action == "expire"
