@@ -27,6 +27,8 @@ class Status(models.TextChoices):
 
 # The content of a quote may change only while its owner is still working on it.
 EDITABLE = frozenset({Status.DRAFT, Status.RETURNED})
+# A quote that can no longer be edited is revised by re-quoting it.
+REQUOTABLE = frozenset({Status.ISSUED, Status.ACCEPTED, Status.EXPIRED, Status.CANCELLED})
 # Fields a status change writes; everything else is the quote's content.
 STATUS_FIELDS = frozenset({"status", "issued_at", "updated_at"})
 

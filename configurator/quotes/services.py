@@ -24,7 +24,14 @@ from configurator import selectors as configurator_selectors
 from configurator import services as configurator_services
 from configurator.inputs import InputErrors
 from configurator.models import RuleSetVersion
-from configurator.quotes.models import EDITABLE, Quote, QuoteCounter, QuoteEvent, Status
+from configurator.quotes.models import (
+    EDITABLE,
+    REQUOTABLE,
+    Quote,
+    QuoteCounter,
+    QuoteEvent,
+    Status,
+)
 from configurator.quotes.selectors import quote_bom
 from configurator.schemas import BuildIn, EvaluateIn, WorkloadIn
 
@@ -360,12 +367,21 @@ def quotes_expire(*, today: date | None = None) -> int:
 def quote_requote(*, quote: Quote, user: AbstractBaseUser, valid_days: int | None = None) -> Quote:
     """Create the next revision of a quote, priced and evaluated now, linked to the old one.
 
-    The old quote stays as it was; only a quote that is not itself a draft, and has no newer
-    revision yet, can be re-quoted.
+    The old quote stays as it was. Only a quote that can no longer change (issued, accepted,
+    expired or cancelled) and has no newer revision yet is re-quoted; a draft or returned quote
+    is edited, a submitted or approved one cancelled first.
     """
     quote = _locked(quote)
-    if quote.status == Status.DRAFT:
-        raise TransitionRefused(409, {"status": [_("Edit the draft instead of re-quoting it.")]})
+    if quote.status not in REQUOTABLE:
+        raise TransitionRefused(
+            409,
+            {
+                "status": [
+                    _("A %(status)s quote is edited or cancelled, not re-quoted.")
+                    % {"status": quote.get_status_display()}
+                ]
+            },
+        )
     if Quote.objects.filter(previous=quote).exists():
         raise TransitionRefused(409, {"quote": [_("This quote already has a newer revision.")]})
     return quote_create(

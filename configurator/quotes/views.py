@@ -20,7 +20,7 @@ from configurator.inputs import InputErrors
 from configurator.quotes import links, selectors, services
 from configurator.quotes.api import pdf_response
 from configurator.quotes.forms import QuoteForm, TransitionForm
-from configurator.quotes.models import Quote, Status
+from configurator.quotes.models import REQUOTABLE, Quote, Status
 
 staff_quotes = permission_required("quotes.view_quote", raise_exception=True)
 
@@ -101,7 +101,8 @@ def _actions(quote: Quote, user) -> list[str]:
         and (quote.owner_id == user.pk or not step.owner_only)
         and (quote.owner_id == user.pk or user.has_perm("quotes.review_quote"))
     ]
-    if quote.status != Status.DRAFT and not hasattr(quote, "next_revision"):
+    can_write = user.has_perm("quotes.add_quote")
+    if quote.status in REQUOTABLE and can_write and not hasattr(quote, "next_revision"):
         possible.append("requote")
     return possible
 
@@ -111,7 +112,7 @@ def _detail_context(request: HttpRequest, quote: Quote, **extra) -> dict[str, ob
     editable = quote.editable and quote.owner_id == request.user.pk
     context = {
         "quote": quote,
-        "history": selectors.quote_history(quote),
+        "events": quote.events.select_related("by"),
         "actions": _actions(quote, request.user),
         "baseline": selectors.recipe_baseline_diff(quote) if reviewer else None,
         "customer_url": (

@@ -4,6 +4,8 @@ import copy
 from decimal import Decimal
 
 import pytest
+from django.conf import settings
+from django.utils import translation
 
 from configurator.quotes import services
 from configurator.schemas import BuildIn, WorkloadIn
@@ -29,6 +31,13 @@ CUSTOMER = {
     "email": "wang.wei@example.cn",
     "phone": "+86 10 5555 0100",
 }
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """Leave the thread in the default language: a zh-hans request must not leak into others."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture

@@ -176,3 +176,12 @@ def test_the_expire_command_marks_overdue_issued_quotes(make_quote, presales, ar
     quote.refresh_from_db()
     assert quote.status == Status.EXPIRED
     assert quote.events.last().action == "expire"
+
+
+def test_a_quote_under_review_is_not_requoted(make_quote, presales):
+    quote = make_quote()
+    services.quote_submit(quote=quote, user=presales)
+    with pytest.raises(services.TransitionRefused) as refused:
+        services.quote_requote(quote=quote, user=presales)
+    assert refused.value.status == 409
+    assert Quote.objects.count() == 1
