@@ -84,6 +84,7 @@ def pdf_response(quote: Quote, *, download: bool = False) -> HttpResponse:
     response = HttpResponse(pdf.quote_pdf(quote), content_type="application/pdf")
     disposition = "attachment" if download else "inline"
     response["Content-Disposition"] = f'{disposition}; filename="{quote.number}.pdf"'
+    response["Cache-Control"] = "private, no-store"  # a customer's prices stay out of caches
     return response
 
 

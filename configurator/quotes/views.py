@@ -13,6 +13,7 @@ from django.core.signing import BadSignature, SignatureExpired
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -251,6 +252,7 @@ def quote_pdf(request: HttpRequest, number: str) -> HttpResponse:
     return pdf_response(_visible(request, number))
 
 
+@never_cache
 def customer_quote(request: HttpRequest, token: str) -> HttpResponse:
     """The customer's page of an issued quote, opened through its signed link; ?pdf downloads."""
     try:

@@ -119,6 +119,7 @@ def test_the_whole_workflow_through_the_api(presales, architect):
     download = anonymous.get(issued["customer_url"] + "?pdf=1")
     assert download["Content-Type"] == "application/pdf"
     assert download["Content-Disposition"].startswith("attachment")
+    assert "no-store" in download["Cache-Control"]
 
 
 def test_a_failing_build_is_refused_at_submit_with_409(presales_client):
