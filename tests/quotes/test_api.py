@@ -189,3 +189,53 @@ def test_the_link_is_stable_and_dated_from_issue(presales_client, architect):
     issued_at = Quote.objects.get(number=quote["number"]).issued_at
     assert b62_encode(int(issued_at.timestamp())) in quote["customer_url"]
     assert links.quote_for_token(quote["customer_url"].rstrip("/").rsplit("/", 1)[1])
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"customer": {"name": ""}}, "customer.name"),
+        ({"customer": {"name": "A", "email": "not-an-email"}}, "customer.email"),
+        ({"customer": {"name": "A\x00"}}, "customer.name"),
+        ({"term_months": "12"}, "term_months"),
+        ({"term_months": 0}, "term_months"),
+        ({"discount_pct": -1}, "discount_pct"),
+        ({"valid_days": 1000}, "valid_days"),
+        ({"build": {**GOOD_BUILD, "memory_gb": 100}}, "build.memory_gb"),
+        (
+            {"build": {**GOOD_BUILD, "bom": [{"kind": "memory", "slug": "nope", "qty": 16}]}},
+            "build.bom.0.slug",
+        ),
+        (
+            {"build": {**GOOD_BUILD, "bom": [{"kind": "psu", "slug": "x", "qty": "3"}]}},
+            "build.bom.0.qty",
+        ),
+        ({"build": {**GOOD_BUILD, "nics": 2}}, "build.nic"),
+        ({"surprise": 1}, "surprise"),
+    ],
+)
+def test_each_bad_field_is_named_and_nothing_is_saved(presales_client, change, field):
+    response = post(presales_client, URL, {**body(), **change})
+    assert response.status_code == 400, response.content
+    assert field in response.json()["errors"]
+    assert not Quote.objects.exists()
+
+
+def test_a_bom_from_recommend_is_priced_from_the_catalog_not_the_client(presales_client):
+    build = {
+        **GOOD_BUILD,
+        "bom": [
+            {"kind": "memory", "slug": "ddr5-rdimm-48g-5600", "qty": 16, "unit_price": 0.01},
+            {"kind": "psu", "slug": "smc-pws-2k20a-1r", "qty": 4, "unit_price": 0.01},
+        ],
+    }
+    quote = post(presales_client, URL, body(build)).json()
+    psu = next(line for line in quote["bom"] if line["kind"] == "psu")
+    assert psu["qty"] == 4 and psu["unit_price"] == "70.00"
+
+
+def test_a_transition_with_an_unknown_action_is_400(presales_client):
+    number = post(presales_client, URL, body()).json()["number"]
+    response = flow(presales_client, number, "delete")
+    assert response.status_code == 400
+    assert "action" in response.json()["errors"]
