@@ -28,11 +28,11 @@ def env_list(name: str, *, default: list[str]) -> list[str]:
 
 
 def env_int(name: str, *, default: int) -> int:
-    """Read a whole number from the environment."""
-    value = os.environ.get(name, "").strip()
-    if not value:
+    """Return an integer environment variable, refusing anything that is not a whole number."""
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
         return default
     try:
-        return int(value)
-    except ValueError as error:
-        raise ValueError(f"{name} must be a whole number, not {value!r}.") from error
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"{name}={raw!r} is not a whole number.") from None
