@@ -103,7 +103,7 @@ def evaluate(request: HttpRequest, payload: EvaluateIn):
 @api.post("/sizing", response={200: SizingOut, 400: ErrorsOut}, tags=["workloads"])
 def sizing(request: HttpRequest, payload: WorkloadRequestIn):
     """Size a workload's GPU memory need, with the breakdown and the assumptions made."""
-    return services.workload_size(payload.workload)
+    return services.workload_size(payload.workload, profile=payload.profile)
 
 
 @api.post("/recommend", response={200: RecommendOut, 400: ErrorsOut}, tags=["workloads"])
