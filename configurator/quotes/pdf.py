@@ -31,6 +31,7 @@ INK = colors.HexColor("#1f2933")
 MUTED = colors.HexColor("#616e7c")
 PASS = colors.HexColor("#2f855a")
 FAIL = colors.HexColor("#c53030")
+WARN = colors.HexColor("#b7791f")
 GRID = colors.HexColor("#cbd2d9")
 DIMENSIONS = ("cpu_threads", "pcie_lanes", "memory", "overall")
 DIMENSION_LABELS = {
@@ -39,8 +40,13 @@ DIMENSION_LABELS = {
     "memory": _("Memory"),
     "overall": _("Overall"),
 }
-MARKS = {"pass": ("✔", PASS), "fail": ("✘", FAIL), "na": ("–", MUTED)}
-RESULTS = {"pass": _("pass"), "fail": _("fail"), "na": _("not applicable")}
+MARKS = {"pass": ("✔", PASS), "warn": ("!", WARN), "fail": ("✘", FAIL), "na": ("–", MUTED)}
+RESULTS = {
+    "pass": _("pass"),
+    "warn": _("warning"),
+    "fail": _("fail"),
+    "na": _("not applicable"),
+}
 VERDICTS = {"accept": _("accepted"), "reject": _("rejected")}
 
 

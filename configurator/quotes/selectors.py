@@ -9,7 +9,7 @@ from catalog import models as catalog
 from catalog.kinds import KINDS_BY_KEY
 from configurator import selectors as configurator_selectors
 from configurator.engine.pcie import even_split
-from configurator.engine.recommend import cheapest_psus
+from configurator.engine.recommend.parts import cheapest_psus
 from configurator.inputs import InputErrors
 from configurator.models import Scenario
 from configurator.quotes.models import Quote, Status
