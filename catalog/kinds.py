@@ -88,6 +88,8 @@ KINDS: tuple[Kind, ...] = (
             "psu_bays",
             "psu_max_w",
             "max_power_w",
+            "rated_power_w",
+            "rated_gpu_w",
             "nic_slots",
             "nvme_bays",
             "rack_units",

@@ -12,6 +12,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from configurator import services
 from configurator.engine.rule_validation import BOUNDS, parameter_errors
 from configurator.engine.rules import RuleParams
+from configurator.fleet.admin import RuleImpactAdminMixin
 from configurator.models import RuleProfile, RuleSetVersion, Scenario
 
 PARAMETER_FIELDS = tuple(f.name for f in fields(RuleParams))
@@ -132,7 +133,7 @@ def changes_html(changes: dict[str, list]) -> str:
 
 
 @admin.register(RuleProfile)
-class RuleProfileAdmin(SimpleHistoryAdmin):
+class RuleProfileAdmin(RuleImpactAdminMixin, SimpleHistoryAdmin):
     form = RuleProfileForm
     list_display = ["name", "slug", "is_default", "current_version", "published"]
     search_fields = ["name", "slug"]

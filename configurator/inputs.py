@@ -51,6 +51,16 @@ def _platform_errors(
     return problems
 
 
+def platform_power(platform: engine.Platform) -> dict[str, int]:
+    """Return the Build fields that carry the platform maker's power figure."""
+    return {
+        "rated_power_w": platform.rated_power_w,
+        "rated_gpus": platform.gpu_capacity,
+        "rated_gpu_w": platform.rated_gpu_w,
+        "platform_psu_w": platform.max_power_w,
+    }
+
+
 def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") -> engine.Build:
     """Resolve a build's slugs against the catalog and return the engine's Build."""
     errors = InputErrors()
@@ -124,6 +134,7 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
         dimm_count=data.dimm_count,
         platform_pcie_gen=platform.pcie_gen if platform else None,
         pcie_switch_uplinks=platform.pcie_switch_uplinks if platform else 0,
+        **(platform_power(platform) if platform else {}),
     )
 
 

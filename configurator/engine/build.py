@@ -171,7 +171,13 @@ class Platform:
     nvme_bays: int
     gpu_slugs: frozenset[str] = frozenset()
     psu_max_w: int = 0  # the highest-rated PSU a bay takes; 0: no limit known
+    rated_power_w: int = 0  # the maker's power figure fully populated; 0: none published
+    rated_gpu_w: int = 0  # the GPU power that figure is stated for
     monthly_price: float = 0.0
+
+    @property
+    def gpu_capacity(self) -> int:
+        return sum(self.gpu_slots)
 
     def takes_gpu(self, gpu: Gpu) -> bool:
         """Return whether the GPU fits this platform's slots or baseboard."""
@@ -213,6 +219,12 @@ class Build:
     nvme_lanes: int = 4
     nvme_tdp_w: int = 25
     pcie_switch_uplinks: int = 0
+    # The platform's power figure (Platform.rated_power_w) for `rated_gpus` GPUs of
+    # `rated_gpu_w` each; 0 when the build names no platform or the maker states none.
+    rated_power_w: int = 0
+    rated_gpus: int = 0
+    rated_gpu_w: int = 0
+    platform_psu_w: int = 0  # every PSU bay filled with its largest PSU; 0: no platform named
 
     @property
     def pcie_gen(self) -> int:

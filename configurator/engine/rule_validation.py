@@ -32,6 +32,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "psu_headroom": (1, 3),
     "dimm_w": (0, 100),
     "chassis_overhead_w": (0, 10000),
+    "sxm_board_share": (0, 2),
     "cpu_base_ghz_min": (0, 10),
     "small_batch_max": (0, 100000),
     "balance_score_min": (0, 100),

@@ -36,12 +36,17 @@ class RuleParams:
     # Sizing plans at most this share of a card's memory [decision §6; vLLM's
     # gpu_memory_utilization and SGLang's mem_fraction_static default to about 0.9].
     gpu_memory_usable_fraction: float = 0.9
-    # P7: floors are minimums; the need is component TDPs × headroom [decision §6].
+    # P7: floors are minimums [guide §4 P7]. Where the platform states its power (a published
+    # maximum, or the stock PSU configuration) that figure is the need; elsewhere the need is
+    # component TDPs + board allowance, × headroom [decision §6]. Calibrated in docs/rules.md:
+    # S1 on 2000 W passes, and 8 × H100 SXM as DGX H100 is built comes to its 10.2 kW.
     psu_floor_w_4gpu: int = 2000
     psu_floor_w_8gpu: int = 3600
-    psu_headroom: float = 1.2
+    psu_headroom: float = 1.1
     dimm_w: int = 10  # a DDR5 RDIMM under load
-    chassis_overhead_w: int = 500  # fans, board, BMC, boot drives
+    chassis_overhead_w: int = 200  # board, BMC, base fans, boot drives
+    # HGX baseboard per SXM GPU, as a share of its TDP: NVSwitch chips, VRM losses, the fans.
+    sxm_board_share: float = 0.37
     # P8: small-batch inference wants a high base clock [guide §4 P8, decision §6].
     cpu_base_ghz_min: float = 2.4
     small_batch_max: int = 16

@@ -8,6 +8,8 @@ absent); a value a profile set itself is kept. Old versions are never rewritten.
 - `gpus_per_nic` 2 → 1 and `nic_speed_gbps_min_hopper` 400 (new): NVIDIA's DGX/HGX reference,
   one 200G NIC per A100/A800 and one 400G NIC per H100. NVIDIA's PCIe "2-8-5" node shares one
   east-west NIC between two GPUs (4 for 8 GPUs, plus one north-south), so that profile keeps 2.
+- `psu_headroom` 1.2 → 1.1, `chassis_overhead_w` 500 → 200 and `sxm_board_share` 0.37 (new):
+  P7 calibrated against systems vendors ship (docs/rules.md, "Calibration").
 """
 
 from django.db import migrations
@@ -19,10 +21,13 @@ CHANGES = {
     "gpu_memory_usable_fraction": (ABSENT, 0.9),
     "gpus_per_nic": (2, 1),
     "nic_speed_gbps_min_hopper": (ABSENT, 400),
+    "psu_headroom": (1.2, 1.1),
+    "chassis_overhead_w": (500, 200),
+    "sxm_board_share": (ABSENT, 0.37),
 }
 # What a profile's own design says, where it differs from the new default.
 PROFILE_VALUES = {"nvidia-ra-2-8-5": {"gpus_per_nic": 2}}
-NOTE = "Calibrated against deployed systems: P4 at 6+ GPUs per socket, memory headroom, fabric"
+NOTE = "Calibrated against deployed systems: P4 at 6+ GPUs, GPU memory headroom, fabric, P7"
 
 
 def publish(apps, schema_editor) -> None:

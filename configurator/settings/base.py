@@ -49,6 +49,8 @@ INSTALLED_APPS = [
     "axes",
     "catalog",
     "configurator",
+    "configurator.fleet",
+    "configurator.quotes",
 ]
 
 MIDDLEWARE = [
@@ -173,6 +175,8 @@ LOGIN_URL = "admin:login"
 # The API reads JSON bodies of at most this many bytes and answers 413 to a longer one
 # (configurator.middleware); its largest real request, a build with its BOM, is about 2 KB.
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", default=64 * 1024)
+# Upload endpoints take files: their own limit (a probe archive is at most 10 MB, docs/fleet.md).
+API_UPLOAD_MAX_BODY_BYTES = {"/api/v1/fleet/probes": 11 * 1024 * 1024}
 
 # Security: strict by default, relaxed only for plain-HTTP local development.
 SECURE_CSP = {
@@ -215,6 +219,11 @@ CATALOG_IMPORT_INLINE_ROWS = env_int("CATALOG_IMPORT_INLINE_ROWS", default=1000)
 
 # Background work (big imports, fleet audits, bulk PDFs) runs on Django's tasks API with the
 # database backend of django-tasks-db: `manage.py db_worker` runs the queue (README).
+# Quotes (docs/quotes.md): how long a new quote is valid, and how long a customer's signed link
+# to an issued quote opens it.
+QUOTE_VALID_DAYS = env_int("QUOTE_VALID_DAYS", default=30)
+QUOTE_LINK_MAX_AGE_DAYS = env_int("QUOTE_LINK_MAX_AGE_DAYS", default=30)
+
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 LOGGING = {

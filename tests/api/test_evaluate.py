@@ -17,7 +17,7 @@ def test_api_example_answers_every_check_and_names_the_rule_version(post_json, e
     response = post_json(URL, example)
     body = response.json()
     assert response.status_code == 200
-    assert set(checks_by_code(body)) == ALL_CODES | {"capacity", "precision", "fabric"}
+    assert set(checks_by_code(body)) == ALL_CODES | {"capacity", "precision", "fabric", "shape"}
     assert body["ruleset"] == {"version": 1, "profile": "operator-baseline"}
     assert set(body["balance"]) >= {"cpu_threads", "pcie_lanes", "memory", "overall"}
     assert body["balance"]["threshold"] == 85
@@ -267,3 +267,14 @@ def test_fp8_on_a800_is_rejected_for_precision(post_json, example):
     assert body["verdict"] == "reject"
     assert precision["status"] == "fail"
     assert "Ampere" in precision["detail"] and "Hopper" in precision["detail"]
+
+
+def test_an_answer_with_a_warning_matches_the_documented_schema(post_json, example):
+    from configurator.schemas import EvaluationOut
+
+    example["build"]["gpus_per_socket"] = [5, 3]  # uneven within the maximum: numa warns
+    body = post_json(URL, example).json()
+    assert checks_by_code(body)["numa"]["status"] == "warn"
+    assert checks_by_code(body)["numa"]["fix"]
+    assert body["verdict"] == "accept"
+    assert EvaluationOut.model_validate(body).model_dump() == body

@@ -230,8 +230,8 @@ def s2(memory_gb: int = 768, **changes: object) -> Build:
 
 
 def s3(memory_gb: int = 1024, **changes: object) -> Build:
-    """Recipe S3: 8 × H100 SXM on 2 × EPYC 9754, 1 TB DDR5 (domain.md §3)."""
-    return replace(node(epyc_9754(), h100_sxm(), 8, memory_gb, psu_watts=9000), **changes)
+    """Recipe S3: 8 × H100 SXM on 2 × EPYC 9754, 1 TB DDR5 (domain.md §3), 4 × 3000 W usable."""
+    return replace(node(epyc_9754(), h100_sxm(), 8, memory_gb, psu_watts=12000), **changes)
 
 
 def legacy_e5(gpu_count: int = 8, **changes: object) -> Build:

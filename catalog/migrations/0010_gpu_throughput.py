@@ -110,8 +110,7 @@ def clear_throughput(apps, schema_editor) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("catalog", "0007_gpu_architecture"),
-        ("catalog", "0007_import_job"),
+        ("catalog", "0009_platform_power"),
     ]
 
     operations = [

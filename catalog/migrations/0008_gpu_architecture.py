@@ -42,7 +42,7 @@ def fill(apps, schema_editor) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("catalog", "0006_platform_psu_max_w"),
+        ("catalog", "0007_import_job"),
     ]
 
     operations = [
