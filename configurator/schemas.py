@@ -199,7 +199,6 @@ class BalanceOut(Schema):
     overall: float
     threshold: float
     balanced: bool
-    monthly_loss: float | None = None
 
 
 class RulesetRef(Schema):
@@ -215,6 +214,9 @@ class EvaluationOut(Schema):
     ruleset: RulesetRef
     monthly_price: float | None = None
     currency: str | None = None
+    balance_monthly_loss: float | None = Field(
+        None, description="An unbalanced node: what its lost utilisation costs a month, CNY"
+    )
     performance: PerformanceOut | None = None
 
 

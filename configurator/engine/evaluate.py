@@ -54,8 +54,8 @@ class Evaluation:
     def as_dict(self, monthly_price: float | None = None) -> dict[str, object]:
         """Return api.md's evaluate response, less the `ruleset` the caller adds.
 
-        With the build's monthly price, each triggered pitfall with a measured loss, and the
-        balance of an unbalanced node, carry `monthly_loss`: what the loss costs a month.
+        With the build's monthly price, each triggered pitfall with a measured loss carries
+        `monthly_loss`, and an unbalanced node `balance_monthly_loss`: what it costs a month.
         """
         pitfalls = [f.as_pitfall_dict() for f in self.failures if f.is_pitfall]
         balance = self.balance.as_dict()
@@ -71,7 +71,7 @@ class Evaluation:
                 if pitfall["code"] in losses:
                     pitfall["monthly_loss"] = losses[pitfall["code"]]
             if "balance" in losses:
-                balance["monthly_loss"] = losses["balance"]
+                result["balance_monthly_loss"] = losses["balance"]
             result["monthly_price"] = round(monthly_price, 2)
             result["currency"] = CURRENCY
         return result

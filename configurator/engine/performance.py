@@ -57,6 +57,7 @@ from configurator.engine.sizing import (
     PRECISION_BYTES,
     model_shape,
     size_workload,
+    usable_gb,
 )
 
 HOURS_PER_MONTH = 730  # 365 × 24 / 12
@@ -394,7 +395,7 @@ def replica_plans(build: Node, workload: Workload, rules: RuleParams) -> list[Re
     that hold it.
     """
     total = build.gpu_count * build.nodes
-    memory = build.gpu.memory_gb
+    memory = usable_gb(build.gpu.memory_gb, rules.gpu_memory_usable_fraction)
     fixed = workload.concurrent_users
     if fixed is None and workload.target_tokens_per_s is None:
         fixed = workload.batch_size

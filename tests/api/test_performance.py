@@ -136,3 +136,12 @@ def test_a_context_left_at_its_default_grows_to_hold_prompt_and_output(post_json
     assert response.status_code == 200
     capacity = next(c for c in response.json()["checks"] if c["code"] == "capacity")
     assert capacity["status"] == "pass"
+
+
+def test_an_unbalanced_node_states_what_its_lost_utilisation_costs(post_json, example):
+    example["build"]["memory_gb"] = 512  # S2 at the guide's 512 GB: P3 and unbalanced
+    del example["workload"]
+    body = post_json(EVALUATE, example).json()
+    assert not body["balance"]["balanced"]
+    share = 1 - 0.637 / 0.886
+    assert body["balance_monthly_loss"] == pytest.approx(body["monthly_price"] * share, abs=0.02)
