@@ -9,5 +9,6 @@ urlpatterns = [
     path("api/v1/", api.urls),
     path("healthz", views.healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("configurator.web.urls")),
     path("", include("catalog.urls")),
 ]

@@ -45,6 +45,7 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "catalog",
     "configurator",
+    "configurator.web",
 ]
 
 MIDDLEWARE = [
