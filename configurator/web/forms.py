@@ -14,7 +14,7 @@ from configurator.web.models import Lead
 
 BOOLEAN_CHOICES = [("true", _("yes")), ("false", _("no"))]
 MODE_CHOICES = [("train", _("training")), ("finetune", _("fine-tuning")), ("infer", _("inference"))]
-PRECISION_CHOICES = [(p, p) for p in ("bf16", "fp16", "fp8", "fp32", "int8", "int4")]
+PRECISION_CHOICES = [(p, p) for p in ("bf16", "fp16", "fp8", "fp32", "int8", "int4")]  # api.md
 # The API's defaults for the optional build fields (api.md "Evaluate a build").
 API_DEFAULTS = {"platform": "", "nodes": 1, "nics": 0, "nic": "", "numa_binding": True}
 SPLIT = re.compile(r"^\d{1,2}(\+\d{1,2})?$")

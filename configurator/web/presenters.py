@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from configurator import selectors
 from configurator.engine.findings import CHECK_CODES
 from configurator.web.configuration import Configuration, query_value
+from configurator.web.forms import PRECISION_CHOICES
 from configurator.web.options import Adjustment, Choices, choices
 from configurator.web.reading import Request
 from configurator.web.services import Assessment, Recommended, permalink_query
@@ -291,6 +292,7 @@ def configurator_context(request: Request, assessment: Assessment) -> dict:
         },
         "prefer_gpu": request.prefer_gpu,
         "gpus": catalog.offered.gpus,
+        "precisions": [value for value, _ in PRECISION_CHOICES],
     }
     context.update(assessment_context(assessment))
     return context
