@@ -110,7 +110,7 @@ PARAMETERS: dict[str, ParameterInfo] = {
         DECISION, "§5",
     ),
     "over_provision_penalty": ParameterInfo(
-        "balance", _("Score lost per 100 % of threads beyond the maximum"), _("points"),
+        "balance", _("Score lost when threads per GPU reach twice the maximum"), _("points"),
         DECISION, "§5",
     ),
     "recommend_max_nodes": ParameterInfo(
