@@ -284,6 +284,7 @@ def configurator_context(request: Request, assessment: Assessment) -> dict:
         "fields": build_fields(assessment.config, offered, request.errors),
         "adjustments": adjustment_texts(request.adjustments),
         "workload": assessment.workload,
+        "typed": request.workload_values,
         "workload_errors": {
             k: v
             for k, v in request.errors.items()

@@ -8,7 +8,7 @@ from django.http import QueryDict
 
 from configurator import selectors
 from configurator.web import services
-from configurator.web.configuration import Configuration, WorkloadChoice
+from configurator.web.configuration import WORKLOAD_FIELDS, Configuration, WorkloadChoice
 from configurator.web.forms import ConfigurationForm, WorkloadForm
 from configurator.web.options import Adjustment, conform
 
@@ -21,6 +21,7 @@ class Request:
     errors: dict[str, list[str]]  # form errors by field name
     prefer_gpu: str
     start: str  # "", a recipe code, or "recommend"
+    workload_values: dict[str, str]  # as typed, so an unfinished workload is not lost
 
 
 def read_query(query: QueryDict) -> Request:
@@ -52,9 +53,14 @@ def read_query(query: QueryDict) -> Request:
     workload_form.is_valid()
     errors = {name: list(messages) for name, messages in form.errors.items()}
     errors.update({name: list(messages) for name, messages in workload_form.errors.items()})
+    workload = workload_form.workload() if not workload_form.errors else None
+    values = {name: query.get(name, "")[:40] for name in WORKLOAD_FIELDS}
+    if workload is not None:
+        values = dict(workload.query())
     return Request(
         config=config,
-        workload=workload_form.workload() if not workload_form.errors else None,
+        workload=workload,
+        workload_values=values,
         adjustments=adjustments if form.has_build() else [],
         errors=errors,
         prefer_gpu=workload_form.cleaned_data.get("prefer_gpu", "")
