@@ -10,11 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.utils.formats import number_format
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from configurator import selectors
 from configurator.engine.findings import CHECK_CODES
+from configurator.selectors import CatalogSnapshot
 from configurator.web.configuration import Configuration, query_value
 from configurator.web.forms import PRECISION_CHOICES
 from configurator.web.options import Adjustment, Choices, choices
@@ -83,10 +86,24 @@ class FieldView:
     errors: list[str] = field(default_factory=list)
     hint: str = ""
 
+    @property
+    def options_html(self) -> str:
+        """Return the select's options; built here because a template loop over hundreds of
+        options is most of a fragment's rendering time (docs/benchmarks.md)."""
+        return format_html_join(
+            "",
+            '<option value="{}"{}>{}</option>',
+            (
+                (o.value, mark_safe(" selected") if o.selected else "", o.label)
+                for o in self.options
+            ),
+        )
 
-def build_fields(config: Configuration, offered: Choices, errors: dict) -> list[FieldView]:
+
+def build_fields(
+    config: Configuration, offered: Choices, errors: dict, catalog: CatalogSnapshot
+) -> list[FieldView]:
     """Return the configurator's selects, each with what the platform takes."""
-    catalog, _ = selectors.snapshots()
     kinds = ("cpus", "gpus", "platforms")
     offered_slugs = {item.slug for kind in kinds for item in getattr(catalog.offered, kind)}
     not_offered = {
@@ -171,8 +188,10 @@ def check_rows(evaluation: dict | None) -> list[dict]:
                 "detail": check["detail"],
                 "impact": check["impact"],
                 "fix": check["fix"],
-                "numbers": [(name.replace("_", " "), value)
-                            for name, value in check.get("numbers", {}).items()],
+                "numbers": " · ".join(
+                    f"{name.replace('_', ' ')} {value}"
+                    for name, value in check.get("numbers", {}).items()
+                ),
                 "fixable": check["status"] == "fail",
             }
         )  # fmt: skip
@@ -229,14 +248,14 @@ def adjustment_texts(adjustments: list[Adjustment]) -> list[str]:
     ]  # fmt: skip
 
 
-def gpu_memory_per_gpu(config: Configuration) -> int | None:
-    catalog, _ = selectors.snapshots()
+def gpu_memory_per_gpu(config: Configuration, catalog: CatalogSnapshot) -> int | None:
     gpu = catalog.everything.find("gpus", config.gpu)
     return gpu.memory_gb if gpu else None
 
 
-def assessment_context(assessment: Assessment) -> dict:
+def assessment_context(assessment: Assessment, catalog: CatalogSnapshot | None = None) -> dict:
     """Return what the results region shows for one assessed build."""
+    catalog = catalog or selectors.snapshots()[0]
     evaluation = assessment.evaluation
     return {
         "verdict": evaluation["verdict"] if evaluation else None,
@@ -247,12 +266,14 @@ def assessment_context(assessment: Assessment) -> dict:
         "bill": bill_view(assessment),
         "input_errors": assessment.errors,
         "permalink": assessment.permalink_query,
-        "gpu_memory_gb": gpu_memory_per_gpu(assessment.config),
+        "gpu_memory_gb": gpu_memory_per_gpu(assessment.config, catalog),
     }
 
 
-def recommendation_cards(found: list[Recommended], workload) -> list[dict]:
-    catalog, _ = selectors.snapshots()
+def recommendation_cards(
+    found: list[Recommended], workload, catalog: CatalogSnapshot | None = None
+) -> list[dict]:
+    catalog = catalog or selectors.snapshots()[0]
     cards = []
     for item in found:
         config = item.config
@@ -276,12 +297,13 @@ def recommendation_cards(found: list[Recommended], workload) -> list[dict]:
     return cards
 
 
-def configurator_context(request: Request, assessment: Assessment) -> dict:
+def configurator_context(
+    request: Request, assessment: Assessment, catalog: CatalogSnapshot
+) -> dict:
     """Return the whole configurator region: the form with its options, and the results."""
-    catalog, _ = selectors.snapshots()
     offered = choices(assessment.config, catalog.everything)
     context = {
-        "fields": build_fields(assessment.config, offered, request.errors),
+        "fields": build_fields(assessment.config, offered, request.errors, catalog),
         "adjustments": adjustment_texts(request.adjustments),
         "workload": assessment.workload,
         "typed": request.workload_values,
@@ -295,5 +317,5 @@ def configurator_context(request: Request, assessment: Assessment) -> dict:
         "gpus": catalog.offered.gpus,
         "precisions": [value for value, _ in PRECISION_CHOICES],
     }
-    context.update(assessment_context(assessment))
+    context.update(assessment_context(assessment, catalog))
     return context

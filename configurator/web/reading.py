@@ -24,21 +24,22 @@ class Request:
     workload_values: dict[str, str]  # as typed, so an unfinished workload is not lost
 
 
-def read_query(query: QueryDict) -> Request:
+def read_query(query: QueryDict, *, snapshot: services.Snapshot | None = None) -> Request:
     """Return the build a query string names, on its platform, and the workload it carries.
 
     An empty query opens the default recipe; `start=S1..S3` opens a recipe; fields given
     override the starting build's, so a permalink reopens exactly its build.
     """
-    catalog, _ = selectors.snapshots()
+    snapshot = snapshot or selectors.snapshots()
+    catalog, _ = snapshot
     start = query.get("start", "")
     base = None
     if start and start != "recommend":
-        base = services.configuration_from_recipe(start)
+        base = services.configuration_from_recipe(start, snapshot=snapshot)
     form = ConfigurationForm(query)
     form.is_valid()
     if base is None:
-        base = services.configuration_from_recipe(services.DEFAULT_RECIPE)
+        base = services.configuration_from_recipe(services.DEFAULT_RECIPE, snapshot=snapshot)
     if start and start != "recommend":
         config = base  # a recipe replaces the build on screen
     else:

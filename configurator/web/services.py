@@ -24,7 +24,11 @@ from configurator.web.models import Lead, LeadBuild
 from configurator.web.options import complete
 from configurator.web.pricing import Bill, bill_of_materials
 
-DEFAULT_RECIPE = "S2"  # the page opens on the guide's mid-size training recipe
+DEFAULT_RECIPE = "S2"
+# The catalog and rules a request works on; read once per request (`selectors.snapshots`).
+Snapshot = tuple[
+    selectors.CatalogSnapshot, selectors.RulesSnapshot
+]  # the page opens on the guide's mid-size training recipe
 
 
 @dataclass(frozen=True)
@@ -54,9 +58,11 @@ def _build_in(config: Configuration) -> BuildIn:
     return BuildIn(**values)
 
 
-def configuration_assess(*, config: Configuration, workload: WorkloadChoice | None) -> Assessment:
+def configuration_assess(
+    *, config: Configuration, workload: WorkloadChoice | None, snapshot: Snapshot | None = None
+) -> Assessment:
     """Evaluate and price a configured build; input errors are named by build field."""
-    catalog, _ = selectors.snapshots()
+    catalog, _ = snapshot or selectors.snapshots()
     payload = EvaluateIn(
         build=_build_in(config),
         workload=WorkloadIn(**workload.workload_input()) if workload else None,
@@ -71,10 +77,14 @@ def configuration_assess(*, config: Configuration, workload: WorkloadChoice | No
 
 
 def configuration_fix(
-    *, config: Configuration, workload: WorkloadChoice | None, code: str
+    *,
+    config: Configuration,
+    workload: WorkloadChoice | None,
+    code: str,
+    snapshot: Snapshot | None = None,
 ) -> Fix | None:
     """Return the cheapest one-component change of the build that clears check `code`."""
-    catalog, rules = selectors.snapshots()
+    catalog, rules = snapshot or selectors.snapshots()
     params = rules.current[rules.default].params
     engine_workload = (
         workload_from_input(WorkloadIn(**workload.workload_input())) if workload else None
@@ -90,9 +100,11 @@ def configuration_fix(
     return fix_for(code, config, catalog.everything, judge)
 
 
-def configuration_from_recipe(code: str) -> Configuration | None:
+def configuration_from_recipe(
+    code: str, *, snapshot: Snapshot | None = None
+) -> Configuration | None:
     """Return a recipe's build (S1–S3): its parts, memory and PSUs sized by the rules."""
-    catalog, rules = selectors.snapshots()
+    catalog, rules = snapshot or selectors.snapshots()
     scenario = next((s for s in rules.scenarios if s.code == code), None)
     if scenario is None or not scenario.platform_slug:
         return None
@@ -115,9 +127,9 @@ def configuration_from_recipe(code: str) -> Configuration | None:
     )
 
 
-def recipes() -> list[tuple[str, str]]:
+def recipes(*, snapshot: Snapshot | None = None) -> list[tuple[str, str]]:
     """Return the active recipes as (code, name)."""
-    _, rules = selectors.snapshots()
+    _, rules = snapshot or selectors.snapshots()
     return [
         (scenario.code, scenario.name) for scenario in rules.scenarios if scenario.platform_slug
     ]

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url
 
+from configurator.selectors import snapshots as selectors_snapshots
 from configurator.web import presenters, selectors, services
 from configurator.web.forms import LeadBuildForm, LeadForm, LeadStatusForm
 from configurator.web.models import Lead
@@ -28,12 +29,15 @@ QUOTE_WINDOW_S = 3600
 
 def _configurator(request: HttpRequest, query: QueryDict) -> tuple[dict, services.Assessment]:
     """Read the build from a query, apply a requested fix, assess it; return the context."""
-    read = read_query(query)
+    snapshot = selectors_snapshots()
+    read = read_query(query, snapshot=snapshot)
     notices = []
     config = read.config
     code = query.get("fix", "")
     if code:
-        fix = services.configuration_fix(config=config, workload=read.workload, code=code)
+        fix = services.configuration_fix(
+            config=config, workload=read.workload, code=code, snapshot=snapshot
+        )
         if fix is None:
             notices.append(
                 gettext("No single component change clears %(code)s; follow its advice.")
@@ -51,7 +55,7 @@ def _configurator(request: HttpRequest, query: QueryDict) -> tuple[dict, service
         found, reason = services.workload_recommend(
             workload=read.workload, prefer_gpu=read.prefer_gpu
         )
-        recommendations = presenters.recommendation_cards(found, read.workload)
+        recommendations = presenters.recommendation_cards(found, read.workload, snapshot[0])
         if found:
             pick = query.get("pick", "0")
             chosen = int(pick) if pick.isdigit() and int(pick) < len(found) else 0
@@ -61,14 +65,16 @@ def _configurator(request: HttpRequest, query: QueryDict) -> tuple[dict, service
                 picked = query.copy()
                 picked["pick"] = str(index)
                 card["pick_query"] = picked.urlencode()
-    assessment = services.configuration_assess(config=config, workload=read.workload)
-    context = presenters.configurator_context(read, assessment)
+    assessment = services.configuration_assess(
+        config=config, workload=read.workload, snapshot=snapshot
+    )
+    context = presenters.configurator_context(read, assessment, snapshot[0])
     context.update(
         notices=notices,
         recommendations=recommendations,
         no_recommendation=reason,
         recommend_asked=read.start == "recommend",
-        recipes=services.recipes(),
+        recipes=services.recipes(snapshot=snapshot),
         compare_count=len(request.session.get(COMPARE_SESSION_KEY, [])),
         lead_form=LeadForm(initial={"build": assessment.permalink_query}),
     )
