@@ -25,9 +25,7 @@ def run() -> dict[str, float]:
     trivial = per_call_seconds(lambda: client.get("/healthz"), calls=300)
     fragment = per_call_seconds(lambda: client.get(CHANGE, HTTP_HX_REQUEST="true"), calls=60)
     page = per_call_seconds(lambda: client.get(CHANGE), calls=60)
-    fix = per_call_seconds(
-        lambda: client.get(CHANGE + "&fix=P1", HTTP_HX_REQUEST="true"), calls=20
-    )
+    fix = per_call_seconds(lambda: client.get(CHANGE + "&fix=P1", HTTP_HX_REQUEST="true"), calls=20)
     ratio = fragment / trivial
     print(f"GET /healthz (trivial view)             {fmt_us(trivial):>10}")
     print(f"configurator change, htmx fragment      {fmt_us(fragment):>10}   {ratio:.2f}× trivial")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from django.utils.formats import number_format
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from configurator import selectors
@@ -282,7 +282,8 @@ def recommendation_cards(
         platform = catalog.everything.find("platforms", config.platform)
         cards.append(
             {
-                "summary": f"{config.nodes} × " if config.nodes > 1 else "",
+                "summary": ngettext("%(n)s node", "%(n)s nodes", config.nodes)
+                % {"n": config.nodes},
                 "gpus": f"{config.gpu_count} × {gpu.name if gpu else config.gpu}",
                 "cpus": f"{config.cpu_count} × {cpu.name if cpu else config.cpu}",
                 "platform": platform.name if platform else config.platform,

@@ -224,6 +224,7 @@ def presales_lead(request: HttpRequest, pk: int) -> HttpResponse:
 
 @_presales
 @require_POST
+@vary_on_headers("HX-Request")
 def presales_lead_save(request: HttpRequest, pk: int) -> HttpResponse:
     """Save the build on screen to the lead, with a note."""
     lead = get_object_or_404(Lead, pk=pk)
@@ -246,10 +247,14 @@ def presales_lead_save(request: HttpRequest, pk: int) -> HttpResponse:
 
 @_presales
 @require_POST
+@vary_on_headers("HX-Request")
 def presales_lead_status(request: HttpRequest, pk: int) -> HttpResponse:
     """Move a lead to another status."""
     lead = get_object_or_404(Lead, pk=pk)
     form = LeadStatusForm(request.POST)
     if form.is_valid():
-        services.lead_status_set(lead=lead, status=form.cleaned_data["status"])
+        lead = services.lead_status_set(lead=lead, status=form.cleaned_data["status"])
+    if request.htmx:
+        context = {"lead": lead, "status_form": form, "status_saved": form.is_valid()}
+        return render(request, "web/presales_lead.html#lead-status", context)
     return redirect(lead.get_absolute_url())

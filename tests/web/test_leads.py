@@ -166,3 +166,15 @@ def test_presales_group_holds_the_lead_permission():
     presales = Group.objects.get(name="Presales")
     assert presales.permissions.filter(codename="change_lead").exists()
     assert not presales.permissions.filter(codename="delete_lead").exists()
+
+
+def test_status_change_over_htmx_answers_its_form(presales_client, lead):
+    response = presales_client.post(
+        reverse("web:presales_lead_status", args=[lead.pk]),
+        {"status": "in_progress"},
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert html.lstrip().startswith('<form id="lead-status"') and "Status saved." in html
+    lead.refresh_from_db()
+    assert lead.status == Lead.Status.IN_PROGRESS
