@@ -176,3 +176,19 @@ def test_page_speaks_chinese_with_yuan(client):
     response, html = page(client, LEGACY)
     assert "老旧 PCIe 3.0 平台" in html
     assert "元" in response.context["bill"]["monthly_price"]
+
+
+def test_page_works_without_javascript(client):
+    _, html = page(client, LEGACY)
+    assert 'method="get" action="/configure/"' in html
+    assert "<noscript>" in html  # a submit button where htmx does not run
+    fix = html[html.index('class="button apply-fix"') :][:400]
+    assert 'href="/configure/?cpu=xeon-e5-2680-v4' in fix and "fix=P1" in fix
+
+
+def test_htmx_is_vendored_nonced_and_carries_the_csrf_token(client):
+    response, html = page(client)
+    assert '<script src="/static/django_htmx/' in html or "/static/htmx/" in html
+    nonce = response.headers["Content-Security-Policy"].split("'nonce-")[1].split("'")[0]
+    assert f'nonce="{nonce}"' in html
+    assert 'hx-headers=\'{"X-CSRFToken": "' in html
