@@ -25,7 +25,9 @@ DEFAULTS = RuleParams()
 
 def parameter_help(name: str) -> str:
     """Return a parameter's key, unit, default and source, in the request's language."""
-    info = PARAMETERS[name]
+    info = PARAMETERS.get(name)
+    if info is None:  # not described yet (tests/configurator asks for every one)
+        return name
     source = f"{info.source} {info.section}".strip()
     return format_lazy(
         "{key} · {unit_label}: {unit} · {default_label}: {default} · {source_label}: {source}",
@@ -39,12 +41,17 @@ def parameter_help(name: str) -> str:
     )
 
 
+def dimension_of(name: str) -> str:
+    info = PARAMETERS.get(name)
+    return info.dimension if info else "other"
+
+
 def parameter_field(name: str, kind: str) -> forms.Field:
     """Return the form field of one rule parameter, bounded as rule_validation says."""
     low, high = BOUNDS.get(name, (0, None))
     field_class = forms.IntegerField if kind == "int" else forms.FloatField
     return field_class(
-        label=PARAMETERS[name].label,
+        label=PARAMETERS[name].label if name in PARAMETERS else name,
         help_text=parameter_help(name),
         min_value=low,
         max_value=high,
@@ -99,9 +106,10 @@ class RuleProfileFormBase(forms.ModelForm):
             return
         current = self.current_params.as_dict()
         self.pending_diff = [
-            (name, PARAMETERS[name].label, current[name], value, PARAMETERS[name].unit)
+            (name, self.fields[name].label, current[name], value,
+             PARAMETERS[name].unit if name in PARAMETERS else "")
             for name, value in changes.items()
-        ]
+        ]  # fmt: skip
         self.data = self.data.copy()
         self.data["confirm_changes"] = fingerprint
         raise forms.ValidationError(
@@ -162,9 +170,9 @@ class RuleProfileAdmin(SimpleHistoryAdmin):
     fieldsets = [
         (None, {"fields": ["slug", "name", "description", "is_default"]}),
         *(
-            (label, {"fields": [name for name, info in PARAMETERS.items()
-                                if info.dimension == dimension]})
+            (label, {"fields": names})
             for dimension, label in DIMENSIONS.items()
+            if (names := [name for name in PARAMETER_FIELDS if dimension_of(name) == dimension])
         ),
         (_("Publish (saving publishes a new version after you confirm the diff)"),
          {"fields": ["note", "confirm_changes"]}),

@@ -19,6 +19,7 @@ DIMENSIONS: dict[str, Promise] = {
     "fabric": _("Fabric (NVLink and network)"),
     "balance": _("Balance score"),
     "recommender": _("Recommender"),
+    "other": _("Other"),
 }
 
 GUIDE = _("the operator's field guide")

@@ -11,13 +11,13 @@ evaluated as the API would evaluate it.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from configurator.engine.build import Build, Cpu, Gpu, MemoryModule, Platform, Psu
+from configurator.engine.build import Cpu, Gpu, MemoryModule, Platform, Psu
 from configurator.engine.catalog import Catalog
 from configurator.engine.memory import memory_requirement
 from configurator.engine.pcie import even_split
-from configurator.engine.power import power_budget
 from configurator.engine.rules import RuleParams
 from configurator.web.configuration import Configuration
 
@@ -268,11 +268,13 @@ def complete(
     memory_min_gb: int,
     catalog: Catalog,
     rules: RuleParams,
+    power_need_w: Callable[[Configuration], int],
 ) -> Configuration:
     """Return a full configuration of these parts: memory and PSUs sized by the rules.
 
     Memory is the smallest population holding both the rules' requirement and
-    `memory_min_gb`; the PSU set is the smallest that covers the node's power need.
+    `memory_min_gb`; the PSU set is the smallest that covers the node's power need, which
+    `power_need_w` computes for the configuration (the engine's power budget).
     """
     sockets = min(platform.sockets, cpu.max_sockets)
     slots = slots_of(platform, sockets)
@@ -284,28 +286,20 @@ def complete(
     need = memory_requirement(gpu_count, gpu.memory_gb, rules).required_gb
     memory = memory_options(cpu, sockets, platform, True, catalog)
     wanted_gb = max(math.ceil(need), memory_min_gb)
-    population = next(
-        (o for o in memory if o.total_gb >= wanted_gb), memory[-1] if memory else None
-    )
-    nvlink = gpu.has_nvlink and platform.nvlink != "none"
-    draft = Build(
-        cpu=cpu, cpu_count=sockets, gpu=gpu, gpu_count=gpu_count, gpus_per_socket=split,
-        memory_gb=population.total_gb if population else wanted_gb, memory_ecc=True,
-        psu_watts=0, nvlink=nvlink, dimm_count=population.count if population else None,
-        platform_pcie_gen=platform.pcie_gen, pcie_switch_uplinks=platform.pcie_switch_uplinks,
-    )  # fmt: skip
-    power_w = power_budget(draft, rules).required_w
-    psus = [option.usable_w for option in psu_options(platform, catalog)] or [power_w]
-    return Configuration(
+    totals = [option.total_gb for option in memory] or [wanted_gb]
+    draft = Configuration(
         cpu=cpu.slug,
         cpu_count=sockets,
         gpu=gpu.slug,
         gpu_count=gpu_count,
         gpus_per_socket=split,
-        memory_gb=draft.memory_gb,
+        memory_gb=_nearest_at_least(totals, wanted_gb),
         memory_ecc=True,
-        psu_watts=_nearest_at_least(psus, power_w),
-        nvlink=nvlink,
+        psu_watts=0,
+        nvlink=gpu.has_nvlink and platform.nvlink != "none",
         numa_binding=True,
         platform=platform.slug,
     )
+    power_w = power_need_w(draft)
+    psus = [option.usable_w for option in psu_options(platform, catalog)] or [power_w]
+    return draft.changed(psu_watts=_nearest_at_least(psus, power_w))

@@ -16,7 +16,6 @@ from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from configurator import selectors
-from configurator.engine.findings import CHECK_CODES
 from configurator.selectors import CatalogSnapshot
 from configurator.web.configuration import Configuration, query_value
 from configurator.web.forms import PRECISION_CHOICES
@@ -167,9 +166,13 @@ def build_fields(
 STATUS_ORDER = {"fail": 0, "warn": 1, "pass": 2, "na": 3}
 
 
-def check_order(code: str) -> int:
-    """Return a check's place in a comparison: pitfalls, dimensions, then the rest."""
-    return CHECK_CODES.index(code) if code in CHECK_CODES else len(CHECK_CODES)
+def comparison_rows(columns: list[dict]) -> list[tuple[str, list[dict | None]]]:
+    """Return each check code with its row in every column, in the engine's order."""
+    codes: list[str] = []
+    for column in columns:
+        codes += [code for code in column["check_order"] if code not in codes]
+    by_code = [{row["code"]: row for row in column["checks"]} for column in columns]
+    return [(code, [rows.get(code) for rows in by_code]) for code in codes]
 
 
 def check_rows(evaluation: dict | None) -> list[dict]:
@@ -261,6 +264,7 @@ def assessment_context(assessment: Assessment, catalog: CatalogSnapshot | None =
         "verdict": evaluation["verdict"] if evaluation else None,
         "ruleset": evaluation["ruleset"] if evaluation else None,
         "checks": check_rows(evaluation),
+        "check_order": [check["code"] for check in (evaluation or {}).get("checks", [])],
         "failures": sum(1 for c in (evaluation or {}).get("checks", []) if c["status"] == "fail"),
         "balance": balance_view(evaluation),
         "bill": bill_view(assessment),

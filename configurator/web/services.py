@@ -16,6 +16,7 @@ from django.db import transaction
 
 from configurator import selectors, services
 from configurator.engine.evaluate import Evaluation, evaluate
+from configurator.engine.power import power_budget
 from configurator.inputs import InputErrors, build_from_input, workload_from_input
 from configurator.schemas import BuildIn, EvaluateIn, RecommendIn, WorkloadIn
 from configurator.web.configuration import Configuration, WorkloadChoice
@@ -116,6 +117,11 @@ def configuration_from_recipe(
     if platform is None or cpu is None or not gpus:
         return None
     params = rules.current[rules.default].params
+
+    def power_need_w(config: Configuration) -> int:
+        build = build_from_input(_build_in(config.changed(psu_watts=1)), everything)
+        return power_budget(build, params).required_w
+
     return complete(
         platform=platform,
         cpu=cpu,
@@ -124,6 +130,7 @@ def configuration_from_recipe(
         memory_min_gb=scenario.memory_gb,
         catalog=everything,
         rules=params,
+        power_need_w=power_need_w,
     )
 
 

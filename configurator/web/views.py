@@ -131,11 +131,7 @@ def compare(request: HttpRequest) -> HttpResponse:
             read.workload,
         )[0]
         columns.append(column)
-    codes = [row["code"] for row in columns[0]["checks"]] if columns else []
-    rows = [
-        (code, [next((c for c in col["checks"] if c["code"] == code), None) for col in columns])
-        for code in sorted(codes, key=lambda code: presenters.check_order(code))
-    ]
+    rows = presenters.comparison_rows(columns)
     return render(request, "web/compare.html", {"columns": columns, "rows": rows})
 
 
