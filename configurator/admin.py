@@ -46,6 +46,16 @@ def dimension_of(name: str) -> str:
     return info.dimension if info else "other"
 
 
+def parameter_fieldsets() -> list[tuple]:
+    """Return one admin fieldset per dimension that has parameters, in DIMENSIONS' order."""
+    groups = []
+    for dimension, label in DIMENSIONS.items():
+        names = [name for name in PARAMETER_FIELDS if dimension_of(name) == dimension]
+        if names:
+            groups.append((label, {"fields": names}))
+    return groups
+
+
 def parameter_field(name: str, kind: str) -> forms.Field:
     """Return the form field of one rule parameter, bounded as rule_validation says."""
     low, high = BOUNDS.get(name, (0, None))
@@ -169,11 +179,7 @@ class RuleProfileAdmin(SimpleHistoryAdmin):
     change_form_template = "admin/configurator/ruleprofile/change_form.html"
     fieldsets = [
         (None, {"fields": ["slug", "name", "description", "is_default"]}),
-        *(
-            (label, {"fields": names})
-            for dimension, label in DIMENSIONS.items()
-            if (names := [name for name in PARAMETER_FIELDS if dimension_of(name) == dimension])
-        ),
+        *parameter_fieldsets(),
         (_("Publish (saving publishes a new version after you confirm the diff)"),
          {"fields": ["note", "confirm_changes"]}),
     ]  # fmt: skip
