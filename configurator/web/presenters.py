@@ -64,6 +64,14 @@ def chinese() -> bool:
     return (get_language() or "").startswith("zh")
 
 
+def localized(value: object) -> str:
+    """Write a number as the request's language does (grouping, decimal separator)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    decimals = 0 if float(value).is_integer() else 2
+    return number_format(value, decimal_pos=decimals, use_l10n=True, force_grouping=True)
+
+
 def cny(amount: float) -> str:
     """Format a monthly amount in CNY the way the request's language writes money."""
     number = number_format(round(amount), decimal_pos=0, use_l10n=True, force_grouping=True)
@@ -192,7 +200,7 @@ def check_rows(evaluation: dict | None) -> list[dict]:
                 "impact": check["impact"],
                 "fix": check["fix"],
                 "numbers": " · ".join(
-                    f"{name.replace('_', ' ')} {value}"
+                    f"{name.replace('_', ' ')} {localized(value)}"
                     for name, value in check.get("numbers", {}).items()
                 ),
                 "fixable": check["status"] == "fail",
