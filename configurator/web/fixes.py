@@ -72,6 +72,8 @@ def fix_for(code: str, config: Configuration, catalog: Catalog, judge: Judge) ->
     if current is None:
         return None
     failing_before = set(current.failed_codes)
+    if code not in failing_before:
+        return None  # nothing to fix
     best: tuple | None = None
     for candidate in candidates(config, catalog):
         evaluation = judge(candidate)
