@@ -5,13 +5,15 @@ PORT ?= 8000
 
 .PHONY: run test setup setup-test migrate lint format bench clean
 
+# Development: debug pages, plain HTTP and the development secret key (production is the default).
+run: export DEBUG = 1
 run: setup migrate
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: setup-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
-	$(PY) manage.py makemigrations --check --dry-run
+	DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest
 
 setup:

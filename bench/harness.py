@@ -25,6 +25,7 @@ def django_setup() -> None:
     os.environ["DATABASE_URL"] = f"sqlite:///{path}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "configurator.settings.base")
     os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+    os.environ.setdefault("DEBUG", "1")  # as the figures in docs/benchmarks.md were measured
     import django
     from django.core.management import call_command
 

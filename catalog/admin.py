@@ -1,18 +1,39 @@
 """Admin for the catalog: search, filters, history, and CSV/XLSX import with a preview."""
 
+from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from import_export.admin import ImportExportModelAdmin
-from import_export.formats.base_formats import CSV, XLSX
+from import_export.formats.base_formats import XLSX
+from import_export.forms import ImportForm
 from simple_history.admin import SimpleHistoryAdmin
 
 from catalog import resources
-from catalog.models import Cpu, Gpu, MemoryModule, Nic, Platform, Psu
+from catalog.imports import import_job_start
+from catalog.models import Cpu, Gpu, ImportJob, MemoryModule, Nic, Platform, Psu
+from catalog.resources import RESOURCE_OF
+from catalog.spreadsheets import FORMATS, SafeCSV, SafeXLSX
+
+
+class CatalogImportForm(ImportForm):
+    def clean_import_file(self):
+        upload = self.cleaned_data["import_file"]
+        limit = settings.CATALOG_IMPORT_MAX_BYTES
+        if upload.size > limit:
+            raise forms.ValidationError(
+                _("The file is %(size)s bytes; sheets up to %(limit)s bytes are accepted."),
+                params={"size": upload.size, "limit": limit},
+            )
+        return upload
 
 
 class CatalogAdmin(ImportExportModelAdmin, SimpleHistoryAdmin):
-    formats = [CSV, XLSX]
+    formats = [SafeCSV, SafeXLSX]
+    import_form_class = CatalogImportForm
     search_fields = ["slug", "name", "vendor"]
     list_filter = ["offered", "price_is_placeholder", "vendor"]
     list_editable = ["offered"]
@@ -25,6 +46,45 @@ class CatalogAdmin(ImportExportModelAdmin, SimpleHistoryAdmin):
         kwargs = super().get_import_data_kwargs(**kwargs)
         kwargs.setdefault("rollback_on_validation_errors", True)
         return kwargs
+
+    def import_action(self, request, **kwargs):
+        """Import a short sheet here with a preview; hand a long one to a background job."""
+        if request.method == "POST" and self.has_import_permission(request):
+            form = self.create_import_form(request)
+            if form.is_valid():
+                job = self.import_in_background(request, form)
+                if job is not None:
+                    self.message_user(request, _(
+                        "The sheet has %(rows)s rows: it is checked and imported in the "
+                        "background, all or nothing. This page shows its progress."
+                    ) % {"rows": job.rows_total}, messages.INFO)  # fmt: skip
+                    return redirect("admin:catalog_importjob_change", job.pk)
+        return super().import_action(request, **kwargs)
+
+    def import_in_background(self, request, form) -> ImportJob | None:
+        """Start a background import when the sheet is longer than a request can take."""
+        file_format = self.get_import_formats()[int(form.cleaned_data["format"])]
+        upload = form.cleaned_data["import_file"]
+        data = b"".join(upload.chunks())
+        try:
+            rows = len(file_format().create_dataset(data))
+        except Exception:  # unreadable: the inline path says why
+            return None
+        if rows <= settings.CATALOG_IMPORT_INLINE_ROWS:
+            return None
+        key = next(key for key, cls in FORMATS.items() if cls is file_format)
+        return import_job_start(
+            model=self.model, file_name=upload.name, file_format=key, data=data, rows=rows,
+            user=request.user,
+        )  # fmt: skip
+
+    def get_export_data(self, file_format, request, queryset, **kwargs):
+        # As django-import-export does, with numbers kept native in XLSX (SafeXLSX included).
+        if not self.has_export_permission(request):
+            raise PermissionDenied
+        native = isinstance(file_format, XLSX)
+        data = self.get_data_for_export(request, queryset, force_native_type=native, **kwargs)
+        return file_format.export_data(data)
 
     def process_result(self, result, request):
         if result.has_errors() or result.has_validation_errors():
@@ -97,3 +157,55 @@ class PlatformAdmin(CatalogAdmin):
     list_filter = ["cpu_socket", "gpu_form_factor", "gpu_attach", "nvlink", "pcie_gen",
                    *CatalogAdmin.list_filter]  # fmt: skip
     filter_horizontal = ["gpus"]
+
+
+@admin.register(ImportJob)
+class ImportJobAdmin(admin.ModelAdmin):
+    """Background sheet imports: progress while they run, then their totals or errors."""
+
+    list_display = ["file_name", "model", "status", "progress", "created_by", "created_at"]
+    list_filter = ["status", "model"]
+    fields = ["file_name", "model", "status", "progress", "totals", "errors_table",
+              "created_by", "created_at", "finished_at"]  # fmt: skip
+    readonly_fields = fields
+
+    @admin.display(description=_("progress"))
+    def progress(self, job: ImportJob) -> str:
+        return _("%(checked)s of %(total)s rows checked") % {
+            "checked": job.rows_checked,
+            "total": job.rows_total,
+        }
+
+    @admin.display(description=_("errors"))
+    def errors_table(self, job: ImportJob) -> str:
+        if not job.errors:
+            return "—"
+        rows = format_html_join(
+            "", "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+            ((e["row"], e["column"], e["message"]) for e in job.errors),
+        )  # fmt: skip
+        more = job.error_count - len({e["row"] for e in job.errors})
+        note = _("… and %(n)s more rows with errors.") % {"n": more} if more > 0 else ""
+        return format_html(
+            "<table><tr><th>{}</th><th>{}</th><th>{}</th></tr>{}</table>{}",
+            _("row"), _("column"), _("error"), rows, note,
+        )  # fmt: skip
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_view_permission(self, request, obj=None) -> bool:
+        # Whoever may import into the catalog may follow the imports.
+        return any(
+            request.user.has_perm(f"catalog.change_{model._meta.model_name}")
+            for model in RESOURCE_OF
+        )
+
+    def has_module_permission(self, request) -> bool:
+        return self.has_view_permission(request)

@@ -7,6 +7,7 @@ be false: unique slugs, positive counts and watts, threads at least cores.
 
 from decimal import Decimal
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -279,3 +280,55 @@ class Platform(CatalogItem):
             raise ValidationError(
                 {"pcie_switch_uplinks": _("Give uplinks exactly when GPUs sit behind switches.")}
             )
+
+
+class ImportJob(models.Model):
+    """A catalog sheet too long to import within a request, checked and imported by a task.
+
+    Nothing is written unless every row passes: the rows are checked first (`rows_checked`
+    counts them, so the admin shows progress), then written in one transaction.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        CHECKING = "checking", _("checking rows")
+        WRITING = "writing", _("writing")
+        DONE = "done", _("imported")
+        REFUSED = "refused", _("refused: rows with errors, nothing imported")
+        FAILED = "failed", _("failed: nothing imported")
+
+    RUNNING = (Status.QUEUED, Status.CHECKING, Status.WRITING)
+
+    model = models.CharField(_("catalog list"), max_length=40)  # e.g. "catalog.gpu"
+    file_name = models.CharField(_("file"), max_length=255)
+    file_format = models.CharField(_("format"), max_length=8)  # csv or xlsx
+    data = models.BinaryField(_("sheet"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.QUEUED
+    )
+    rows_total = models.PositiveIntegerField(_("rows"), default=0)
+    rows_checked = models.PositiveIntegerField(_("rows checked"), default=0)
+    totals = models.JSONField(_("totals"), default=dict, blank=True)
+    errors = models.JSONField(_("errors"), default=list, blank=True)
+    error_count = models.PositiveIntegerField(_("rows with errors"), default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("started by"),
+    )
+    created_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("sheet import")
+        verbose_name_plural = _("sheet imports")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({self.get_status_display()})"
+
+    @property
+    def running(self) -> bool:
+        return self.status in self.RUNNING

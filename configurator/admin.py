@@ -6,6 +6,7 @@ from dataclasses import fields
 
 from django import forms
 from django.contrib import admin, messages
+from django.db import transaction
 from django.utils.html import format_html_join
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -83,6 +84,8 @@ class RuleProfileFormBase(forms.ModelForm):
     )  # fmt: skip
     # The digest of the changes the architect has seen as a diff; publishing needs it.
     confirm_changes = forms.CharField(required=False, widget=forms.HiddenInput)
+    # The version the form was opened on: a save after someone else published is refused.
+    base_version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
 
     class Meta:
         model = RuleProfile
@@ -91,12 +94,28 @@ class RuleProfileFormBase(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         current = self.instance.versions.first() if self.instance.pk else None
+        self.current_version = current.version if current else None
         self.current_params = RuleParams.from_mapping(current.parameters if current else {})
         for name in PARAMETER_FIELDS:
             self.fields[name].initial = getattr(self.current_params, name)
+        self.fields["base_version"].initial = self.current_version
 
     def clean(self) -> dict:
         cleaned = super().clean()
+        base = cleaned.get("base_version")
+        if self.instance.pk and transaction.get_connection().in_atomic_block:
+            # The admin saves inside one transaction: holding the profile's row from here on
+            # means nobody can publish between this check and this save (PostgreSQL).
+            RuleProfile.objects.select_for_update().filter(pk=self.instance.pk).first()
+            current = self.instance.versions.first()
+            self.current_version = current.version if current else None
+        if self.current_version is not None and base != self.current_version:
+            self.add_error(None, stale_message(self.instance, base))
+            # The form shown again starts from the current version: saving it again is a
+            # deliberate decision made with the changes above in view.
+            self.data = self.data.copy()
+            self.data[self.add_prefix("base_version")] = self.current_version
+            return cleaned
         if not any(name in self.errors for name in PARAMETER_FIELDS):
             for name, problems in parameter_errors(
                 self.parameter_changes(), self.current_params
@@ -136,6 +155,25 @@ class RuleProfileFormBase(forms.ModelForm):
             or self.instance.pk is None
             or not self.instance.versions.exists()
         }
+
+
+def stale_message(profile: RuleProfile, base: int | None) -> str:
+    """Say that the rules changed since `base`, and what changed, version by version."""
+    newer = profile.versions.filter(version__gt=base or 0).select_related("created_by")
+    lines = [
+        _("v%(v)s by %(who)s: %(changes)s")
+        % {
+            "v": version.version,
+            "who": version.created_by.get_username() if version.created_by else _("migration"),
+            "changes": "; ".join(f"{k} {old} → {new}" for k, (old, new) in version.changes.items())
+            or "—",
+        }
+        for version in newer.order_by("version")
+    ]
+    return _(
+        "Not saved: the rules changed since you opened this form (version %(base)s). "
+        "Changes meanwhile: %(lines)s. The form now shows them; save again to apply yours."
+    ) % {"base": base or "?", "lines": " | ".join(lines)}
 
 
 # One declared field per rule parameter, so the admin's fieldsets can name them.
@@ -178,7 +216,7 @@ class RuleProfileAdmin(SimpleHistoryAdmin):
     inlines = [VersionInline]
     change_form_template = "admin/configurator/ruleprofile/change_form.html"
     fieldsets = [
-        (None, {"fields": ["slug", "name", "description", "is_default"]}),
+        (None, {"fields": ["slug", "name", "description", "is_default", "base_version"]}),
         *parameter_fieldsets(),
         (_("Publish (saving publishes a new version after you confirm the diff)"),
          {"fields": ["note", "confirm_changes"]}),
@@ -202,9 +240,17 @@ class RuleProfileAdmin(SimpleHistoryAdmin):
         changes = form.parameter_changes()
         if not changes:
             return
-        version = services.ruleset_publish(
-            profile=obj, changes=changes, user=request.user, note=form.cleaned_data["note"]
-        )
+        try:
+            version = services.ruleset_publish(
+                profile=obj, changes=changes, user=request.user, note=form.cleaned_data["note"],
+                base_version=form.cleaned_data.get("base_version"),
+            )  # fmt: skip
+        except services.StaleVersion:
+            # Published by someone else between the form's check and this save.
+            transaction.set_rollback(True)
+            self.message_user(request, stale_message(obj, form.cleaned_data.get("base_version")),
+                              messages.ERROR)  # fmt: skip
+            return
         self.message_user(
             request, _("Published version %(v)s of %(p)s.") % {"v": version.version, "p": obj},
             messages.SUCCESS,

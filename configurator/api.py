@@ -1,6 +1,8 @@
 """The public JSON API, version 1 (api.md). Thin: validate, call one service, answer.
 
-Every client mistake is a 400 of the form {"errors": {"<field path>": ["message", ...]}}.
+Every client mistake is a 400 of the form {"errors": {"<field path>": ["message", ...]}},
+bounded in size (`api_errors`); every other answer is JSON too: a database fault is a 503, an
+unexpected error a 500 with the request id (`middleware`).
 """
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -10,11 +12,11 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.security import django_auth
 
-from catalog.kinds import KINDS
-from catalog.selectors import catalog_items
-from configurator import services
+from configurator import selectors, services
+from configurator.api_errors import capped, parse_document, validation_errors
 from configurator.engine.rules import RuleParams
 from configurator.inputs import InputErrors
+from configurator.middleware import exception_response
 from configurator.schemas import (
     ErrorsOut,
     EvaluateIn,
@@ -24,6 +26,7 @@ from configurator.schemas import (
     RulesOut,
     RulesPatchIn,
     SizingOut,
+    StaleOut,
     Text,
     WorkloadRequestIn,
 )
@@ -37,26 +40,16 @@ api = NinjaAPI(
 )
 
 
-def errors_response(request: HttpRequest, errors: dict[str, list[str]]) -> HttpResponse:
-    return api.create_response(request, {"errors": errors}, status=400)
-
-
-def field_path(loc: tuple | list) -> str:
-    """Turn ninja's error location ('body', 'payload', 'build', 'cpu') into 'build.cpu'."""
-    parts = [str(part) for part in loc]
-    if parts[:1] == ["body"]:
-        parts = parts[2:]
-    elif parts[:1] in (["query"], ["path"]):
-        parts = parts[1:]
-    return ".".join(parts) or "body"
+def errors_response(
+    request: HttpRequest, errors: dict[str, list[str]], status: int = 400, **extra
+) -> HttpResponse:
+    return api.create_response(request, {**capped(errors), **extra}, status=status)
 
 
 @api.exception_handler(NinjaValidationError)
 def on_validation_error(request: HttpRequest, exc: NinjaValidationError) -> HttpResponse:
-    errors: dict[str, list[str]] = {}
-    for error in exc.errors:
-        errors.setdefault(field_path(error.get("loc", ())), []).append(error["msg"])
-    return errors_response(request, errors)
+    document = parse_document(request.body) if request.body else dict(request.GET.items())
+    return errors_response(request, validation_errors(exc.errors, document))
 
 
 @api.exception_handler(InputErrors)
@@ -76,32 +69,18 @@ def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     return api.create_response(request, {"detail": exc.message}, status=exc.status_code)
 
 
+@api.exception_handler(Exception)
+def on_unexpected_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+    return exception_response(request, exc)
+
+
 @api.get("/catalog", tags=["catalog"])
-def catalog(request: HttpRequest) -> dict[str, list[dict[str, object]]]:
+def catalog(request: HttpRequest) -> HttpResponse:
     """List every catalog item by kind, with its specs, monthly price (CNY) and `offered`."""
-    return {
-        kind.key: [catalog_entry(kind, item) for item in catalog_items(kind, offered_only=False)]
-        for kind in KINDS
-    }
-
-
-def catalog_entry(kind, item) -> dict[str, object]:
-    entry: dict[str, object] = {
-        "slug": item.slug,
-        "name": item.name,
-        "vendor": item.vendor,
-        "source_url": item.source_url,
-        "monthly_price": float(item.monthly_price),
-        "currency": "CNY",
-        "price_is_placeholder": item.price_is_placeholder,
-        "offered": item.offered,
-    }
-    for name in kind.specs:
-        value = getattr(item, name)
-        entry[name] = float(value) if name.endswith("_ghz") else value
-    if kind.key == "platforms":
-        entry["gpus"] = [gpu.slug for gpu in item.gpus.all()]
-    return entry
+    # Encoded once per catalog revision and process, as evaluate's snapshots are.
+    return HttpResponse(
+        selectors.catalog_listing_json(), content_type="application/json; charset=utf-8"
+    )
 
 
 @api.post("/evaluate", response={200: EvaluationOut, 400: ErrorsOut}, tags=["rules"])
@@ -133,11 +112,15 @@ def rules(request: HttpRequest, profile: Text | None = None):
 @api.patch(
     "/rules",
     auth=django_auth,
-    response={200: RulesOut, 400: ErrorsOut, 401: dict, 403: dict},
+    response={200: RulesOut, 400: ErrorsOut, 401: dict, 403: dict, 409: StaleOut},
     tags=["rules"],
 )
 def rules_patch(request: HttpRequest, payload: RulesPatchIn):
-    """Publish a new rule version with the given parameters changed (architects only)."""
+    """Publish a new rule version with the given parameters changed (architects only).
+
+    With `base_version`, a PATCH made from a version that is no longer current is refused
+    with 409 and the current version, and nothing is published.
+    """
     if not request.user.has_perm("configurator.change_ruleprofile"):
         return Status(403, {"detail": "Only architects may change the rules."})
     version = services.rule_version_for(payload.profile)
@@ -147,12 +130,36 @@ def rules_patch(request: HttpRequest, payload: RulesPatchIn):
             changes=payload.parameters,
             user=request.user,
             note=payload.note,
+            base_version=payload.base_version,
+        )
+    except services.StaleVersion as stale:
+        message = (
+            f"Version {stale.base_version} is not the current version any more: "
+            f"version {stale.current.version} is. Review it and send your changes again."
+        )
+        return errors_response(
+            request,
+            {"base_version": [message]},
+            status=409,
+            current=rules_out(stale.current),
+            since=[version_changes(version) for version in stale.since()],
         )
     except DjangoValidationError as error:
         raise InputErrors(
             {f"parameters.{name}": messages for name, messages in error.message_dict.items()}
         ) from error
     return rules_out(published)
+
+
+def version_changes(version) -> dict[str, object]:
+    """Return what one published version changed, by whom and when."""
+    return {
+        "version": version.version,
+        "changes": version.changes,
+        "note": version.note,
+        "published_at": version.created_at.isoformat(),
+        "published_by": version.created_by.get_username() if version.created_by else None,
+    }
 
 
 def rules_out(version) -> dict[str, object]:

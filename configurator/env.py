@@ -25,3 +25,14 @@ def env_list(name: str, *, default: list[str]) -> list[str]:
     if raw is None:
         return default
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_int(name: str, *, default: int) -> int:
+    """Return an integer environment variable, refusing anything that is not a whole number."""
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"{name}={raw!r} is not a whole number.") from None

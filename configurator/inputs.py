@@ -115,8 +115,57 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
     )
 
 
+# A dense transformer has about 12·L·h² + V·h parameters (docs/sizing.md). A stated shape
+# may describe fewer parameters than the model (mixture-of-experts models hold several MLPs
+# per layer: Mixtral 8x7B is 7× its dense shape, DeepSeek-V3 18×), never many more.
+SHAPE_PARAMS_MAX_RATIO = 4
+SHAPE_VOCAB_DEFAULT = 32_000
+SHAPE_LAYERS_MAX = 1000
+
+
+def shape_errors(data: WorkloadIn, prefix: str = "workload") -> InputErrors:
+    """Return the contradictions of a workload's model shape, each on the field to change."""
+    errors = InputErrors()
+    heads, kv_heads, hidden = data.attention_heads, data.kv_heads, data.hidden_size
+    if heads and kv_heads:
+        if kv_heads > heads:
+            errors.add(
+                f"{prefix}.kv_heads",
+                f"kv_heads ({kv_heads}) cannot exceed attention_heads ({heads}).",
+            )
+        elif heads % kv_heads:
+            errors.add(
+                f"{prefix}.kv_heads",
+                f"attention_heads ({heads}) must be a multiple of kv_heads ({kv_heads}).",
+            )
+    if heads and hidden and hidden % heads:
+        errors.add(
+            f"{prefix}.attention_heads",
+            f"attention_heads ({heads}) must divide hidden_size ({hidden}).",
+        )
+    if hidden:
+        params = data.model_params_b * 1e9
+        vocab = data.vocab_size or SHAPE_VOCAB_DEFAULT
+        if data.layers:
+            described = 12 * data.layers * hidden**2 + vocab * hidden
+            if described > SHAPE_PARAMS_MAX_RATIO * params:
+                errors.add(
+                    f"{prefix}.hidden_size",
+                    f"{data.layers} layers of width {hidden} hold about {described / 1e9:.3g}B "
+                    f"parameters, far more than the model's {data.model_params_b:g}B.",
+                )
+        elif (params - vocab * hidden) / (12 * hidden**2) > SHAPE_LAYERS_MAX:
+            errors.add(
+                f"{prefix}.hidden_size",
+                f"hidden_size {hidden} is too small for a {data.model_params_b:g}B model: it would "
+                f"take more than {SHAPE_LAYERS_MAX} layers.",
+            )
+    return errors
+
+
 def workload_from_input(data: WorkloadIn) -> engine.Workload:
-    """Return the engine's Workload."""
+    """Return the engine's Workload, or raise InputErrors for a contradictory model shape."""
+    shape_errors(data).raise_if_any()
     return engine.Workload(
         model_params_b=data.model_params_b,
         mode=engine.Mode(data.mode),

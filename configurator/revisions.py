@@ -4,6 +4,9 @@ A token is random, never a counter: a rolled-back transaction must not bring bac
 whose cached snapshot described rows that no longer exist.
 """
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from uuid import uuid4
 
 from django.db import connection
@@ -13,11 +16,35 @@ CATALOG = "catalog"
 RULES = "rules"
 
 
+# Inside `revision_bumps_deferred`, the names bumped so far (bumped once when it ends).
+_deferred: ContextVar[set[str] | None] = ContextVar("revision_bumps_deferred", default=None)
+
+
 def revision_bump(name: str) -> None:
     """Give a revision a new token."""
     from configurator.models import Revision
 
+    pending = _deferred.get()
+    if pending is not None:
+        pending.add(name)
+        return
     Revision.objects.update_or_create(name=name, defaults={"token": uuid4().hex})
+
+
+@contextmanager
+def revision_bumps_deferred() -> Iterator[None]:
+    """Bump each revision written inside the block once, at its end (for bulk writes)."""
+    if _deferred.get() is not None:
+        yield
+        return
+    pending: set[str] = set()
+    reset = _deferred.set(pending)
+    try:
+        yield
+    finally:
+        _deferred.reset(reset)
+        for name in sorted(pending):
+            revision_bump(name)
 
 
 def revisions_renew(**kwargs) -> None:

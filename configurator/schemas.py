@@ -1,7 +1,8 @@
 """The public API's request and response shapes (api.md), validated by pydantic.
 
 Numbers are strict (a string is not a count) and bounded, so absurd input is refused with the
-field it came from instead of reaching the engine.
+field it came from instead of reaching the engine. Every list and mapping has a maximum length
+too, so no request can make the API collect (and answer) one error per element of a huge list.
 """
 
 from typing import Annotated, Literal
@@ -24,6 +25,13 @@ Text = Annotated[str, AfterValidator(_no_nul)]
 
 MAX_GPUS_PER_NODE = 16
 MAX_NODES = 1024
+MAX_BOM_LINES = 32  # a recommended build has about eight lines
+MAX_BOM_LINE_KEYS = 16
+MAX_RULE_CHANGES = 64  # more than every rule parameter there is
+
+Key = Annotated[str, Field(max_length=64)]
+Scalar = Annotated[str, Field(max_length=300)] | int | float | bool | None
+BomLine = Annotated[dict[Key, Scalar], Field(max_length=MAX_BOM_LINE_KEYS)]
 
 
 class StrictSchema(Schema):
@@ -49,8 +57,10 @@ class BuildIn(StrictSchema):
     nvme: int = Field(0, ge=0, le=32, description="NVMe drives per node")
     platform: Text | None = Field(None, max_length=120, description="Platform slug")
     dimm_count: int | None = Field(None, ge=1, le=64, description="DIMMs per node")
-    bom: list[dict] | None = Field(
-        None, description="Bill of materials, as /recommend returns it; informational only"
+    bom: list[BomLine] | None = Field(
+        None,
+        max_length=MAX_BOM_LINES,
+        description="Bill of materials, as /recommend returns it; informational only",
     )
 
 
@@ -87,9 +97,12 @@ class RecommendIn(StrictSchema):
 
 
 class RulesPatchIn(StrictSchema):
-    parameters: dict[str, int | float] = Field(min_length=1)
+    parameters: dict[Key, int | float] = Field(min_length=1, max_length=MAX_RULE_CHANGES)
     profile: Text | None = Field(None, max_length=64)
     note: Text = Field("", max_length=300)
+    base_version: int | None = Field(
+        None, ge=1, description="The version these changes start from; a stale one gets 409"
+    )
 
 
 class ErrorsOut(Schema):
@@ -102,6 +115,20 @@ class RulesOut(Schema):
     parameters: dict[str, int | float]
     published_at: str
     published_by: str | None
+
+
+class VersionChangesOut(Schema):
+    version: int
+    changes: dict[str, list[int | float | None]]
+    note: str
+    published_at: str
+    published_by: str | None
+
+
+class StaleOut(Schema):
+    errors: dict[str, list[str]]
+    current: RulesOut
+    since: list[VersionChangesOut]
 
 
 class CheckOut(Schema):

@@ -6,11 +6,16 @@ revision tokens that every write renews (`configurator.revisions`): one small qu
 tells whether the snapshot still holds.
 """
 
+import json
 from dataclasses import dataclass, fields
 from decimal import Decimal
 from functools import lru_cache
 
+from django.core.serializers.json import DjangoJSONEncoder
+
 from catalog import models as catalog
+from catalog.kinds import KINDS, Kind
+from catalog.selectors import catalog_items
 from configurator.engine import build as engine
 from configurator.engine.build import Mode
 from configurator.engine.catalog import Catalog
@@ -147,6 +152,40 @@ def snapshots() -> tuple[CatalogSnapshot, RulesSnapshot]:
     tokens = revision_tokens()
     catalog_token = tokens.get(CATALOG, "")
     return _catalog_at(catalog_token), _rules_at(tokens.get(RULES, ""), catalog_token)
+
+
+@lru_cache(maxsize=4)
+def _catalog_listing_at(token: str) -> bytes:
+    listing = {
+        kind.key: [catalog_entry(kind, item) for item in catalog_items(kind, offered_only=False)]
+        for kind in KINDS
+    }
+    return json.dumps(listing, cls=DjangoJSONEncoder).encode()
+
+
+def catalog_listing_json() -> bytes:
+    """Return GET /api/v1/catalog's body, from the process cache while the catalog is unchanged."""
+    return _catalog_listing_at(revision_tokens().get(CATALOG, ""))
+
+
+def catalog_entry(kind: Kind, item) -> dict[str, object]:
+    """Return one catalog item as the API lists it."""
+    entry: dict[str, object] = {
+        "slug": item.slug,
+        "name": item.name,
+        "vendor": item.vendor,
+        "source_url": item.source_url,
+        "monthly_price": float(item.monthly_price),
+        "currency": "CNY",
+        "price_is_placeholder": item.price_is_placeholder,
+        "offered": item.offered,
+    }
+    for name in kind.specs:
+        value = getattr(item, name)
+        entry[name] = float(value) if name.endswith("_ghz") else value
+    if kind.key == "platforms":
+        entry["gpus"] = [gpu.slug for gpu in item.gpus.all()]
+    return entry
 
 
 def rule_version_current(profile_slug: str | None = None) -> RuleSetVersion:

@@ -18,6 +18,23 @@ from configurator.models import RuleProfile, RuleSetVersion
 from configurator.schemas import EvaluateIn, RecommendIn, WorkloadIn
 
 
+class StaleVersion(Exception):
+    """A rule edit started from a version that is no longer the current one."""
+
+    def __init__(self, current: RuleSetVersion, base_version: int) -> None:
+        super().__init__(f"Version {base_version} is stale: version {current.version} is current.")
+        self.current = current
+        self.base_version = base_version
+
+    def since(self) -> list[RuleSetVersion]:
+        """Return the versions published after the base, oldest first."""
+        return list(
+            self.current.profile.versions.filter(version__gt=self.base_version)
+            .select_related("created_by")
+            .order_by("version")
+        )
+
+
 def rule_version_for(profile: str | None, *, path: str = "profile") -> RuleSetVersion:
     """Return the current version of a named (or the default) profile, or raise InputErrors."""
     try:
@@ -162,11 +179,18 @@ def ruleset_publish(
     changes: dict[str, float],
     user: AbstractBaseUser | None,
     note: str = "",
+    base_version: int | None = None,
 ) -> RuleSetVersion:
-    """Publish the next version of a profile with `changes` applied; raise on a bad value."""
+    """Publish the next version of a profile with `changes` applied; raise on a bad value.
+
+    With `base_version` (the version the editor started from) an edit made while someone else
+    published raises StaleVersion and publishes nothing: it is never merged or reverted.
+    """
     # Lock the profile so two architects publishing at once get consecutive numbers.
     profile = RuleProfile.objects.select_for_update().get(pk=profile.pk)
     current = profile.versions.order_by("-version").first()
+    if base_version is not None and current is not None and current.version != base_version:
+        raise StaleVersion(current, base_version)
     current_params = RuleParams.from_mapping(current.parameters if current else {})
     errors = parameter_errors(changes, current_params)
     if errors:

@@ -8,7 +8,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
     path("healthz", views.healthz, name="healthz"),
+    path("readyz", views.readyz, name="readyz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("configurator.web.urls")),
     path("", include("catalog.urls")),
 ]
+
+handler500 = "configurator.views.server_error"

@@ -37,3 +37,52 @@ def test_production_refuses_to_start_without_a_secret_key():
     result = run_manage("check", env=env)
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def settings_in(env: dict[str, str], *names: str) -> list[str]:
+    code = "from django.conf import settings; " + "; ".join(
+        f"print(repr(settings.{name}))" for name in names
+    )
+    result = run_manage("shell", "--no-imports", "-c", code, env=env)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split("\n")[: len(names)]
+
+
+def test_debug_is_off_unless_set():
+    env = {key: value for key, value in PRODUCTION.items() if key != "DEBUG"}
+    clean = {key: value for key, value in os.environ.items() if key != "DEBUG"}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "shell", "--no-imports", "-c",
+         "from django.conf import settings; print(settings.DEBUG)"],
+        cwd=ROOT, env={**clean, **env}, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.stdout.strip() == "False", result.stderr
+
+
+def test_without_debug_and_secret_key_the_app_refuses_to_start():
+    clean = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT, env={**clean, "DJANGO_SETTINGS_MODULE": "configurator.settings.base"},
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_every_cookie_is_secure_and_same_site_in_production():
+    values = settings_in(
+        PRODUCTION,
+        "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE", "LANGUAGE_COOKIE_SECURE",
+        "SESSION_COOKIE_SAMESITE", "CSRF_COOKIE_SAMESITE", "LANGUAGE_COOKIE_SAMESITE",
+    )  # fmt: skip
+    assert values == ["True", "True", "True", "'Lax'", "'Lax'", "'Lax'"]
+
+
+def test_postgresql_gets_connect_and_statement_timeouts():
+    env = {**PRODUCTION, "DATABASE_URL": "postgres://u@127.0.0.1:5432/x",
+           "DB_CONNECT_TIMEOUT": "3", "DB_STATEMENT_TIMEOUT_MS": "4000"}  # fmt: skip
+    (options,) = settings_in(env, "DATABASES['default']['OPTIONS']")
+    assert "'connect_timeout': 3" in options
+    assert "statement_timeout=4000" in options
+    assert "'tcp_user_timeout': 4000" in options

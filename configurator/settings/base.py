@@ -2,12 +2,13 @@
 
 DATABASE_URL   a database URL (postgres://user@host:5432/name); SQLite in the project when unset
 SECRET_KEY     required when DEBUG is off
-DEBUG          "1"/"true" for local development (the default when unset), "0"/"false" in production
+DEBUG          "1"/"true" for local development (`make run` sets it); off when unset
 ALLOWED_HOSTS  comma-separated host names; local hosts when unset
 CSRF_TRUSTED_ORIGINS  comma-separated origins (https://configurator.example.com) behind a proxy
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -15,11 +16,13 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from configurator.env import env_bool, env_list
+from configurator.env import env_bool, env_int, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
-DEBUG = env_bool("DEBUG", default=True)
+# Production by default: a server started without DEBUG=1 runs without debug pages, with
+# secure cookies, and refuses to start without a SECRET_KEY.
+DEBUG = env_bool("DEBUG", default=False)
 
 # Development only: without DEBUG a real SECRET_KEY is required (see below).
 _DEV_SECRET = "dev-only-insecure-key-not-for-production"
@@ -43,6 +46,7 @@ INSTALLED_APPS = [
     "import_export",
     "simple_history",
     "django_tasks_db",
+    "axes",
     "catalog",
     "configurator",
     "configurator.web",
@@ -50,6 +54,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "configurator.middleware.ApiGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -61,6 +66,8 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into a 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "configurator.urls"
@@ -90,7 +97,51 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# A dead or hung database must cost a request seconds, not a worker: connecting gives up after
+# DB_CONNECT_TIMEOUT s and a statement (a lock wait included) after DB_STATEMENT_TIMEOUT_MS;
+# the API then answers 503 (configurator.middleware). Both stay under gunicorn's 30 s timeout.
+DB_CONNECT_TIMEOUT = env_int("DB_CONNECT_TIMEOUT", default=5)
+DB_STATEMENT_TIMEOUT_MS = env_int("DB_STATEMENT_TIMEOUT_MS", default=10_000)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "connect_timeout": DB_CONNECT_TIMEOUT,
+            "options": f"-c statement_timeout={DB_STATEMENT_TIMEOUT_MS}",
+            # A network that drops packets: sent data unacknowledged this long closes the
+            # connection, and an idle one is probed, so a partition ends in an error, not a
+            # worker waiting for gunicorn's timeout. A slow query is not affected.
+            "tcp_user_timeout": DB_STATEMENT_TIMEOUT_MS,
+            "keepalives": 1,
+            "keepalives_idle": 30,
+            "keepalives_interval": 10,
+            "keepalives_count": 3,
+        }
+    )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # How long a write waits for SQLite's lock before "database is locked".
+    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = DB_CONNECT_TIMEOUT
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Logins: django-axes counts failures per user name and per client address and locks either
+# out after LOGIN_FAILURE_LIMIT of them for LOGIN_LOCKOUT_MINUTES (429); a success resets the
+# count. Failures and successes are logged (logger "axes") and kept (admin: Axes). An
+# architect unlocks a user early with `manage.py axes_reset_username NAME` (README).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", default=30))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "configurator.throttle.client_ip"
+# Log which account and address failed (passwords are never logged).
+AXES_SENSITIVE_PARAMETERS: list[str] = []
+# How many proxies in front of the app append to X-Forwarded-For (0: clients connect directly).
+# Behind one TLS proxy set 1, or every client would share the proxy's address.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", default=0)
+# The cache that counts throttled requests (configurator.throttle).
+THROTTLE_CACHE = "default"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -120,6 +171,10 @@ STORAGES = {
 
 LOGIN_URL = "admin:login"
 
+# The API reads JSON bodies of at most this many bytes and answers 413 to a longer one
+# (configurator.middleware); its largest real request, a build with its BOM, is about 2 KB.
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", default=64 * 1024)
+
 # Security: strict by default, relaxed only for plain-HTTP local development.
 SECURE_CSP = {
     "default-src": [CSP.SELF],
@@ -129,6 +184,10 @@ SECURE_CSP = {
     "frame-ancestors": [CSP.NONE],
 }
 SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
@@ -137,6 +196,7 @@ if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = 60 * 60 * 24 * 365
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
@@ -146,6 +206,13 @@ IMPORT_EXPORT_USE_TRANSACTIONS = True
 IMPORT_EXPORT_SKIP_ADMIN_LOG = False
 IMPORT_EXPORT_IMPORT_PERMISSION_CODE = "change"
 IMPORT_EXPORT_EXPORT_PERMISSION_CODE = "view"
+# Exported text that a spreadsheet would run as a formula is written with a leading '
+# (catalog.spreadsheets); imports refuse it outright.
+IMPORT_EXPORT_ESCAPE_FORMULAE_ON_EXPORT = True
+# The largest catalog sheet the admin accepts for import (a 50,000-row GPU sheet is ~8 MB).
+CATALOG_IMPORT_MAX_BYTES = env_int("CATALOG_IMPORT_MAX_BYTES", default=16 * 1024 * 1024)
+# Longer sheets are checked and imported by a background task with progress (catalog.imports).
+CATALOG_IMPORT_INLINE_ROWS = env_int("CATALOG_IMPORT_INLINE_ROWS", default=1000)
 
 # Background work (big imports, fleet audits, bulk PDFs) runs on Django's tasks API with the
 # database backend of django-tasks-db: `manage.py db_worker` runs the queue (README).
@@ -156,4 +223,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "INFO" if not DEBUG else "WARNING"},
+    # Every login, failed or successful, and every lockout, in development too.
+    "loggers": {"axes": {"handlers": ["console"], "level": "INFO", "propagate": False}},
 }

@@ -15,11 +15,11 @@ from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url
 
 from configurator.selectors import snapshots as selectors_snapshots
+from configurator.throttle import throttle
 from configurator.web import presenters, selectors, services
 from configurator.web.forms import LeadBuildForm, LeadForm, LeadStatusForm
 from configurator.web.models import Lead
 from configurator.web.reading import read_query
-from configurator.web.throttle import throttle_hit
 
 COMPARE_SESSION_KEY = "compare"
 COMPARE_MAX = 3
@@ -136,6 +136,7 @@ def compare(request: HttpRequest) -> HttpResponse:
 
 
 @require_POST
+@throttle("quote-request", limit=QUOTE_LIMIT, period=QUOTE_WINDOW_S)
 @vary_on_headers("HX-Request")
 def quote(request: HttpRequest) -> HttpResponse:
     """Turn a quote request into a lead for presales; limited per client address."""
@@ -143,9 +144,6 @@ def quote(request: HttpRequest) -> HttpResponse:
     template = "web/quote.html"
     if request.htmx:
         template += "#quote"
-    if throttle_hit(request, scope="quote", limit=QUOTE_LIMIT, window_s=QUOTE_WINDOW_S):
-        context = {"form": form, "throttled": True}
-        return render(request, template, context, status=429)
     if not form.is_valid():
         return render(request, template, {"form": form}, status=400)
     read = read_query(QueryDict(form.cleaned_data["build"]))

@@ -151,3 +151,43 @@ def test_catalog_lists_every_item_and_says_which_are_offered(client):
     cpus = {cpu["slug"]: cpu for cpu in client.get("/api/v1/catalog").json()["cpus"]}
     assert cpus["xeon-e5-2680-v4"]["offered"] is False
     assert cpus["xeon-gold-6530"]["offered"] is True
+
+
+def test_patch_naming_the_current_version_publishes(architect_client):
+    response = patch(architect_client, {"parameters": {"small_batch_max": 8}, "base_version": 1})
+    assert response.status_code == 200
+    assert response.json()["version"] == 2
+
+
+def test_patch_from_a_stale_version_is_409_with_the_current_version(architect_client):
+    patch(architect_client, {"parameters": {"small_batch_max": 8}, "base_version": 1})
+
+    response = patch(architect_client, {"parameters": {"small_batch_max": 32}, "base_version": 1})
+
+    assert response.status_code == 409
+    body = response.json()
+    assert list(body["errors"]) == ["base_version"]
+    assert body["current"] == architect_client.get(URL).json()
+    assert body["current"]["parameters"]["small_batch_max"] == 8
+    assert [(v["version"], v["changes"], v["published_by"]) for v in body["since"]] == [
+        (2, {"small_batch_max": [RuleParams().small_batch_max, 8]}, "architect")
+    ]
+    assert RuleSetVersion.objects.filter(profile__slug="operator-baseline").count() == 2
+
+
+def test_catalog_is_answered_from_the_snapshot_and_follows_changes(
+    client, django_assert_num_queries
+):
+    from catalog.models import Gpu
+
+    client.get("/api/v1/catalog")
+    with django_assert_num_queries(1):  # the revision tokens only
+        first = client.get("/api/v1/catalog").json()
+    Gpu.objects.filter(slug="l20").update(monthly_price=1234)
+    gpu = Gpu.objects.get(slug="l20")
+    gpu.save()  # a write through the ORM renews the catalog token
+    second = client.get("/api/v1/catalog").json()
+
+    price = {g["slug"]: g["monthly_price"] for g in second["gpus"]}["l20"]
+    assert price == 1234.0
+    assert first != second

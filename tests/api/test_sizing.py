@@ -52,3 +52,34 @@ def test_bad_workload_is_400_naming_the_field(client, workload, path):
     response = size(client, workload)
     assert response.status_code == 400
     assert path in response.json()["errors"]
+
+
+@pytest.mark.parametrize(
+    ("shape", "field"),
+    [
+        ({"attention_heads": 32, "kv_heads": 64}, "workload.kv_heads"),
+        ({"attention_heads": 32, "kv_heads": 5}, "workload.kv_heads"),
+        ({"hidden_size": 4100, "attention_heads": 32}, "workload.attention_heads"),
+        ({"hidden_size": 1}, "workload.hidden_size"),
+        ({"hidden_size": 65536, "layers": 80}, "workload.hidden_size"),
+    ],
+)
+def test_contradictory_shapes_are_refused_on_the_field(client, shape, field):
+    body = {"workload": {"model_params_b": 70, "mode": "infer", **shape}}
+    response = client.post("/api/v1/sizing", json.dumps(body), content_type="application/json")
+    assert response.status_code == 400
+    assert list(response.json()["errors"]) == [field]
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        {"layers": 80, "hidden_size": 8192, "attention_heads": 64, "kv_heads": 8},  # Llama-2-70B
+        {"layers": 32, "hidden_size": 4096, "attention_heads": 32, "kv_heads": 8},  # 8x7B MoE
+    ],
+)
+def test_real_shapes_are_accepted(client, shape):
+    body = {"workload": {"model_params_b": 70 if shape["layers"] == 80 else 46.7,
+                         "mode": "infer", **shape}}  # fmt: skip
+    response = client.post("/api/v1/sizing", json.dumps(body), content_type="application/json")
+    assert response.status_code == 200, response.json()

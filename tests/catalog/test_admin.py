@@ -1,5 +1,6 @@
 """Architects keep the catalog in the admin: lists, search, and sheet imports with a preview."""
 
+import html
 import io
 import re
 
@@ -8,7 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from openpyxl import Workbook
 
-from catalog.models import Gpu, Psu
+from catalog.models import Gpu, Platform, Psu
 
 pytestmark = pytest.mark.django_db
 
@@ -111,3 +112,113 @@ def test_forced_confirm_of_a_bad_sheet_writes_nothing(architect_client):
     TempFolderStorage(name=name).save("\n".join([GPU_COLUMNS, L40S_ROW, bad_row]) + "\n")
     confirm(architect_client, "gpu", good)
     assert not Gpu.objects.filter(slug__in=["l40s-test", "bad-gpu"]).exists()
+
+
+def preview_text(response) -> str:
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.content.decode()))
+    return html.unescape(text)
+
+
+@pytest.mark.parametrize(
+    "payload", ["=CMD|' /C calc'!A0", '=HYPERLINK("http://x.example","a")', "@SUM(1)", "+1+1"]
+)
+def test_formula_cells_are_refused_by_row_and_column(architect_client, payload):
+    row = L40S_ROW.replace("NVIDIA L40S 48GB", payload.replace(",", ";"))
+    response = preview(architect_client, "gpu", csv_upload(row))
+    text = preview_text(response)
+    assert re.search(r" 1 1 name .* looks like a spreadsheet formula", text)
+    assert "process_import" not in response.content.decode()
+    assert not Gpu.objects.filter(slug="l40s-test").exists()
+
+
+def test_a_negative_number_is_not_taken_for_a_formula(architect_client):
+    row = L40S_ROW.replace(",350,", ",-5,")
+    text = preview_text(preview(architect_client, "gpu", csv_upload(row)))
+    assert "greater than or equal to 0" in text
+    assert "formula" not in text
+
+
+def test_a_slug_twice_in_one_sheet_is_refused_by_row(architect_client):
+    response = preview(architect_client, "gpu", csv_upload(L40S_ROW, L40S_ROW))
+    text = preview_text(response)
+    assert re.search(r" 2 1 slug Slug 'l40s-test' is already in row 1 of this sheet", text)
+    assert not Gpu.objects.filter(slug="l40s-test").exists()
+
+
+def test_a_number_column_with_text_gets_a_readable_error(architect_client):
+    row = L40S_ROW.replace(",2200,", ",cheap,")
+    text = preview_text(preview(architect_client, "gpu", csv_upload(row)))
+    assert "monthly_price Enter a number, not 'cheap'." in text
+    assert "ConversionSyntax" not in text
+
+
+def platform_sheet(gpus: str) -> SimpleUploadedFile:
+    from import_export.formats.base_formats import CSV
+
+    from catalog.resources import PlatformResource
+
+    dataset = PlatformResource().export(Platform.objects.filter(pk=Platform.objects.first().pk))
+    dataset[0] = tuple(
+        gpus if header == "gpus" else ("plat-test" if header == "slug" else cell)
+        for header, cell in zip(dataset.headers, dataset[0], strict=True)
+    )
+    return SimpleUploadedFile("platforms.csv", CSV().export_data(dataset).encode())
+
+
+def test_an_unknown_gpu_slug_on_a_platform_is_refused_by_row_and_column(architect_client):
+    response = preview(architect_client, "platform", platform_sheet("h100-80g-sxm|no-such-gpu"))
+    text = preview_text(response)
+    assert re.search(r" 1 1 gpus Unknown GPU slug\(s\): no-such-gpu\.", text)
+    assert not Platform.objects.filter(slug="plat-test").exists()
+
+
+def test_a_gbk_csv_from_excel_is_imported(architect_client):
+    row = L40S_ROW.replace("NVIDIA L40S 48GB", "英伟达 L40S 48GB")
+    content = "\n".join([GPU_COLUMNS, row]) + "\n"
+    upload = SimpleUploadedFile("gpus.csv", content.encode("gbk"), content_type="text/csv")
+    confirm(architect_client, "gpu", preview(architect_client, "gpu", upload))
+    assert Gpu.objects.get(slug="l40s-test").name == "英伟达 L40S 48GB"
+
+
+def export(client, model: str, fmt: str) -> bytes:
+    url = reverse(f"admin:catalog_{model}_export")
+    response = client.post(url, {"format": fmt, "resource": "0", **EXPORT_FIELDS[model]})
+    assert response.status_code == 200, response.content[:500]
+    return response.content
+
+
+EXPORT_FIELDS = {"gpu": {f"gpuresource_{name}": "on" for name in GPU_COLUMNS.split(",")}}
+
+
+def test_csv_export_escapes_formulas_and_keeps_numbers(architect_client):
+    Gpu.objects.filter(slug="l20").update(name='=HYPERLINK("http://x")', notes="-2+3")
+    content = export(architect_client, "gpu", "0").decode()
+    assert "'=HYPERLINK" in content
+    assert "'-2+3" in content
+    assert ",48," in content  # numbers stay numbers
+
+
+def test_xlsx_export_writes_formulas_as_text(architect_client):
+    from openpyxl import load_workbook
+
+    Gpu.objects.filter(slug="l20").update(name='=HYPERLINK("http://x")')
+    sheet = load_workbook(io.BytesIO(export(architect_client, "gpu", "1"))).active
+    cells = [cell for row in sheet.iter_rows() for cell in row]
+    assert not [cell for cell in cells if cell.data_type == "f"], "no live formula"
+    assert '\'=HYPERLINK("http://x")' in [cell.value for cell in cells]
+    memory = [cell.value for cell in cells if cell.column_letter == "I"]
+    assert 48 in memory  # numbers stay numbers
+
+
+def test_a_sheet_over_the_upload_limit_is_refused(architect_client, settings):
+    settings.CATALOG_IMPORT_MAX_BYTES = 100
+    response = preview(architect_client, "gpu", csv_upload(L40S_ROW))
+    assert "sheets up to 100 bytes are accepted" in preview_text(response)
+    assert not Gpu.objects.filter(slug="l40s-test").exists()
+
+
+def test_an_imported_item_is_in_the_next_api_answer(architect_client, client):
+    assert "l40s-test" not in client.get("/api/v1/catalog").content.decode()
+    confirm(architect_client, "gpu", preview(architect_client, "gpu", csv_upload(L40S_ROW)))
+    slugs = {gpu["slug"] for gpu in client.get("/api/v1/catalog").json()["gpus"]}
+    assert "l40s-test" in slugs, "the sheet's one revision bump renews the snapshot"

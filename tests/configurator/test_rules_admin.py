@@ -20,6 +20,7 @@ def profile_form(profile: RuleProfile, **changes) -> dict:
         "name": profile.name,
         "description": profile.description,
         "note": changes.pop("note", ""),
+        "base_version": profile.versions.first().version,
         "versions-TOTAL_FORMS": "0",
         "versions-INITIAL_FORMS": "0",
         "versions-MIN_NUM_FORMS": "0",
@@ -170,3 +171,63 @@ def test_migrate_renews_the_revision_tokens():
     after = revision_tokens()
     assert set(after) == {"catalog", "rules"}
     assert all(after[name] != before[name] for name in after)
+
+
+def test_the_form_carries_the_version_it_was_opened_on(architect_client):
+    profile = RuleProfile.objects.get(is_default=True)
+    html = architect_client.get(change_url(profile)).content.decode()
+    assert 'type="hidden" name="base_version" value="1"' in html
+
+
+def test_a_stale_save_is_refused_and_shows_what_changed_meanwhile(architect_client):
+    profile = RuleProfile.objects.get(is_default=True)
+    opened_on_v1 = profile_form(profile, small_batch_max=32)
+    publish(architect_client, profile, memory_vram_ratio_min=2.0)
+
+    response = architect_client.post(change_url(profile), opened_on_v1)
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "the rules changed since you opened this form" in html
+    assert "v2 by architect: memory_vram_ratio_min 1.2 → 2.0" in html
+    assert 'name="base_version" value="2"' in html
+    assert profile.versions.count() == 2
+    assert profile.versions.first().parameters["memory_vram_ratio_min"] == 2.0
+
+
+def test_a_save_without_a_base_version_is_refused(architect_client):
+    profile = RuleProfile.objects.get(is_default=True)
+    data = profile_form(profile, small_batch_max=32)
+    del data["base_version"]
+
+    response = architect_client.post(change_url(profile), data)
+
+    assert response.status_code == 200
+    assert profile.versions.count() == 1
+
+
+def test_a_stale_publish_in_the_service_publishes_nothing():
+    from configurator import services
+
+    profile = RuleProfile.objects.get(is_default=True)
+    services.ruleset_publish(profile=profile, changes={"small_batch_max": 8}, user=None)
+
+    with pytest.raises(services.StaleVersion) as stale:
+        services.ruleset_publish(
+            profile=profile, changes={"small_batch_max": 32}, user=None, base_version=1
+        )
+
+    assert [v.version for v in stale.value.since()] == [2]
+    assert profile.versions.count() == 2
+
+
+def test_revision_bumps_inside_a_bulk_write_happen_once_at_its_end():
+    from configurator.models import Revision
+    from configurator.revisions import CATALOG, revision_bump, revision_bumps_deferred
+
+    before = Revision.objects.get(name=CATALOG).token
+    with revision_bumps_deferred():
+        revision_bump(CATALOG)
+        revision_bump(CATALOG)
+        assert Revision.objects.get(name=CATALOG).token == before
+    assert Revision.objects.get(name=CATALOG).token != before

@@ -1,0 +1,94 @@
+"""Guards in front of the JSON API: a request id, a body limit, and JSON for every answer.
+
+Under `/api/` every request gets an id (the `X-Request-ID` header of the answer, and the
+`request_id` of a 5xx body, so a client's report finds its log line). A body longer than
+`API_MAX_BODY_BYTES` is refused with 413 before it is read. Any error answer that is not JSON
+already — Django's 404 page, a 405 without a body, a 500 page — becomes
+`{"detail": "...", "status": ..., "request_id": "..."}` without internals.
+"""
+
+import logging
+from collections.abc import Callable
+from uuid import uuid4
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from configurator.api_errors import status_detail
+
+API_PREFIX = "/api/"
+# A database that is down, unreachable, or slower than its timeouts (settings DATABASES).
+DATABASE_FAULTS = (OperationalError, InterfaceError)
+RETRY_AFTER_S = 5
+
+logger = logging.getLogger("configurator.api")
+
+
+def is_api(request: HttpRequest) -> bool:
+    return request.path.startswith(API_PREFIX)
+
+
+def json_error(request: HttpRequest, status: int, detail: str, **extra) -> JsonResponse:
+    """Return the API's JSON answer for an error that is not about a request field."""
+    body = {"detail": detail, "status": status, "request_id": request_id(request), **extra}
+    return JsonResponse(body, status=status)
+
+
+def exception_response(request: HttpRequest, exc: BaseException) -> JsonResponse:
+    """Answer an unexpected exception: 503 for a database fault, else 500; log it with the id."""
+    rid = request_id(request)
+    if isinstance(exc, DATABASE_FAULTS):
+        logger.error("request %s: database unavailable: %s", rid, exc)
+        response = json_error(request, 503, "The database is unavailable; try again shortly.")
+        response["Retry-After"] = str(RETRY_AFTER_S)
+        return response
+    logger.error("request %s failed", rid, exc_info=(type(exc), exc, exc.__traceback__))
+    return json_error(request, 500, "Internal error; quote the request id when reporting it.")
+
+
+def request_id(request: HttpRequest) -> str:
+    """Return the id of this request, making one on first use."""
+    if not hasattr(request, "request_id"):
+        request.request_id = uuid4().hex
+    return request.request_id
+
+
+class ApiGuardMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not is_api(request):
+            return self.get_response(request)
+        request_id(request)
+        limit = settings.API_MAX_BODY_BYTES
+        if _content_length(request) > limit:
+            response = json_error(
+                request, 413, f"The request body is larger than {limit} bytes.", limit=limit
+            )
+        else:
+            response = self.get_response(request)
+            if response.status_code >= 400 and not _is_json(response):
+                response = _as_json(request, response)
+        response["X-Request-ID"] = request.request_id
+        return response
+
+
+def _content_length(request: HttpRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+def _is_json(response: HttpResponse) -> bool:
+    return response.get("Content-Type", "").startswith("application/json")
+
+
+def _as_json(request: HttpRequest, response: HttpResponse) -> JsonResponse:
+    replaced = json_error(request, response.status_code, status_detail(response.status_code))
+    for header in ("Allow", "Retry-After", "Vary"):
+        if header in response:
+            replaced[header] = response[header]
+    return replaced
