@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.http import QueryDict
 from django.utils.formats import number_format
 from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
@@ -283,15 +284,24 @@ def assessment_context(assessment: Assessment, catalog: CatalogSnapshot | None =
 
 
 def recommendation_cards(
-    found: list[Recommended], workload, catalog: CatalogSnapshot | None = None
+    found: list[Recommended],
+    workload,
+    catalog: CatalogSnapshot | None = None,
+    *,
+    query: QueryDict | None = None,
+    chosen: int | None = None,
 ) -> list[dict]:
+    """Return the recommended builds as cards; each links to itself by `pick` in `query`."""
     catalog = catalog or selectors.snapshots()[0]
     cards = []
-    for item in found:
+    for index, item in enumerate(found):
         config = item.config
         gpu = catalog.everything.find("gpus", config.gpu)
         cpu = catalog.everything.find("cpus", config.cpu)
         platform = catalog.everything.find("platforms", config.platform)
+        picked = query.copy() if query is not None else None
+        if picked is not None:
+            picked["pick"] = str(index)
         cards.append(
             {
                 "summary": ngettext("%(n)s node", "%(n)s nodes", config.nodes)
@@ -305,6 +315,8 @@ def recommendation_cards(
                 "scenario": item.scenario,
                 "verdict": item.verdict,
                 "permalink": permalink_query(config, workload),
+                "chosen": index == chosen,
+                "pick_query": picked.urlencode() if picked is not None else "",
             }
         )
     return cards

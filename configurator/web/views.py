@@ -34,6 +34,7 @@ def _configurator(request: HttpRequest, query: QueryDict) -> tuple[dict, service
     notices = []
     config = read.config
     code = query.get("fix", "")
+    fixed = False
     if code:
         fix = services.configuration_fix(
             config=config, workload=read.workload, code=code, snapshot=snapshot
@@ -44,7 +45,7 @@ def _configurator(request: HttpRequest, query: QueryDict) -> tuple[dict, service
                 % {"code": code}
             )
         else:
-            config = fix.config
+            config, fixed = fix.config, True
             changed = ", ".join(str(presenters.FIELD_LABELS[name]) for name in fix.changed)
             notices.append(
                 gettext("Applied the fix for %(code)s: changed %(fields)s.")
@@ -55,22 +56,20 @@ def _configurator(request: HttpRequest, query: QueryDict) -> tuple[dict, service
         found, reason = services.workload_recommend(
             workload=read.workload, prefer_gpu=read.prefer_gpu
         )
-        recommendations = presenters.recommendation_cards(found, read.workload, snapshot[0])
+        pick = query.get("pick", "0")
+        chosen = int(pick) if pick.isdigit() and int(pick) < len(found) else 0
+        recommendations = presenters.recommendation_cards(
+            found, read.workload, snapshot[0], query=query, chosen=chosen
+        )
         if found:
-            pick = query.get("pick", "0")
-            chosen = int(pick) if pick.isdigit() and int(pick) < len(found) else 0
             config = found[chosen].config
-            for index, card in enumerate(recommendations):
-                card["chosen"] = index == chosen
-                picked = query.copy()
-                picked["pick"] = str(index)
-                card["pick_query"] = picked.urlencode()
     assessment = services.configuration_assess(
         config=config, workload=read.workload, snapshot=snapshot
     )
     context = presenters.configurator_context(read, assessment, snapshot[0])
     context.update(
         notices=notices,
+        fixed=fixed,
         recommendations=recommendations,
         no_recommendation=reason,
         recommend_asked=read.start == "recommend",
@@ -86,9 +85,8 @@ def _configurator(request: HttpRequest, query: QueryDict) -> tuple[dict, service
 def configure(request: HttpRequest) -> HttpResponse:
     """The configurator; the query string is the build (api.md "Web pages")."""
     context, assessment = _configurator(request, request.GET)
-    moved = "fix" in request.GET or request.GET.get("start")
     permalink = f"{request.path}?{assessment.permalink_query}"
-    if moved and not request.htmx and "fix" in request.GET:
+    if "fix" in request.GET and not request.htmx and context["fixed"]:
         return redirect(permalink)  # the address bar shows the fixed build's permalink
     template = "web/configure.html"
     if request.htmx:

@@ -192,3 +192,11 @@ def test_htmx_is_vendored_nonced_and_carries_the_csrf_token(client):
     nonce = response.headers["Content-Security-Policy"].split("'nonce-")[1].split("'")[0]
     assert f'nonce="{nonce}"' in html
     assert 'hx-headers=\'{"X-CSRFToken": "' in html
+
+
+def test_a_fix_that_no_single_change_makes_is_said_on_the_page(client):
+    # 16 GPUs of 80 GB cannot hold a 10,000B training job by changing one part.
+    query = LEGACY + "&model_params_b=10000&mode=train&batch_size=8&fix=capacity"
+    response = client.get(f"{URL}?{query}")
+    assert response.status_code == 200
+    assert "No single component change clears capacity" in response.content.decode()
