@@ -1,11 +1,13 @@
 """Run every benchmark: `python -m bench`."""
 
-from bench import bench_configure, bench_evaluate, bench_recommend
+from bench import bench_configure, bench_evaluate, bench_fleet, bench_recommend
 
 if __name__ == "__main__":
     print("== evaluate")
     bench_evaluate.run()
     print("\n== recommend, by catalog size")
     bench_recommend.run()
+    print("\n== audit_fleet, end to end")
+    bench_fleet.run()
     print("\n== configurator page")
     bench_configure.run()

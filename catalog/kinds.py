@@ -50,6 +50,7 @@ KINDS: tuple[Kind, ...] = (
             "nvlink_gbps",
             "ecc",
             "gpu_class",
+            "architecture",
         ),
     ),
     Kind(
@@ -83,6 +84,8 @@ KINDS: tuple[Kind, ...] = (
             "psu_bays",
             "psu_max_w",
             "max_power_w",
+            "rated_power_w",
+            "rated_gpu_w",
             "nic_slots",
             "nvme_bays",
             "rack_units",

@@ -122,6 +122,12 @@ class GpuClass(models.TextChoices):
     DATACENTER = "datacenter", _("Data centre")
 
 
+class GpuArchitecture(models.TextChoices):
+    AMPERE = "ampere", _("Ampere")
+    ADA = "ada", _("Ada Lovelace")
+    HOPPER = "hopper", _("Hopper")
+
+
 class Gpu(CatalogItem):
     memory_gb = models.PositiveSmallIntegerField(_("memory GB"))
     memory_type = models.CharField(_("memory type"), max_length=20)
@@ -133,6 +139,12 @@ class Gpu(CatalogItem):
     )
     ecc = models.BooleanField(_("ECC memory"))
     gpu_class = models.CharField(_("class"), max_length=12, choices=GpuClass)
+    architecture = models.CharField(
+        _("architecture"),
+        max_length=12,
+        choices=GpuArchitecture,
+        help_text=_("Decides the number formats it runs: FP8 needs Hopper or Ada."),
+    )
     history = HistoricalRecords()
 
     class Meta(CatalogItem.Meta):
@@ -239,7 +251,24 @@ class Platform(CatalogItem):
     psu_max_w = models.PositiveIntegerField(
         _("largest PSU per bay W"), help_text=_("The highest-rated PSU module a bay takes.")
     )
-    max_power_w = models.PositiveIntegerField(_("maximum system power W"))
+    max_power_w = models.PositiveIntegerField(
+        _("total PSU rating W"), help_text=_("Every bay filled with its largest PSU.")
+    )
+    rated_power_w = models.PositiveIntegerField(
+        _("maker's power figure W"),
+        default=0,
+        help_text=_(
+            "The maker's published maximum system power, or the usable output (after "
+            "redundancy) of the PSU configuration it ships fully populated; 0 when neither "
+            "is published. P7 uses it instead of the component estimate."
+        ),
+    )
+    rated_gpu_w = models.PositiveIntegerField(
+        _("GPU power of that figure W"),
+        default=0,
+        help_text=_("The TDP of each GPU the maker's figure is stated for."),
+    )
+    power_source_url = models.URLField(_("power figure source"), max_length=300, blank=True)
     nic_slots = models.PositiveSmallIntegerField(_("NIC slots (x16)"), default=2)
     nvme_bays = models.PositiveSmallIntegerField(_("NVMe bays"), default=4)
     rack_units = models.PositiveSmallIntegerField(_("rack units"), default=4)
@@ -255,6 +284,10 @@ class Platform(CatalogItem):
             price_constraint(),
             models.CheckConstraint(
                 condition=Q(sockets__in=[1, 2]), name="catalog_platform_sockets_1_or_2"
+            ),
+            models.CheckConstraint(
+                condition=Q(rated_power_w=0) | Q(rated_gpu_w__gt=0),
+                name="catalog_platform_power_figure_names_its_gpu_power",
             ),
             models.CheckConstraint(
                 condition=Q(sockets=2) | Q(gpu_slots_socket1=0),

@@ -15,6 +15,7 @@ from simple_history.admin import SimpleHistoryAdmin
 from configurator import services
 from configurator.engine.rule_validation import BOUNDS, parameter_errors
 from configurator.engine.rules import RuleParams
+from configurator.fleet.admin import RuleImpactAdminMixin
 from configurator.models import RuleProfile, RuleSetVersion, Scenario
 from configurator.rule_parameters import DIMENSIONS, PARAMETERS
 
@@ -209,7 +210,7 @@ def changes_html(changes: dict[str, list]) -> str:
 
 
 @admin.register(RuleProfile)
-class RuleProfileAdmin(SimpleHistoryAdmin):
+class RuleProfileAdmin(RuleImpactAdminMixin, SimpleHistoryAdmin):
     form = RuleProfileForm
     list_display = ["name", "slug", "is_default", "current_version", "published"]
     search_fields = ["name", "slug"]

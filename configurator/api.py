@@ -15,6 +15,8 @@ from ninja.security import django_auth
 from configurator import selectors, services
 from configurator.api_errors import capped, parse_document, validation_errors
 from configurator.engine.rules import RuleParams
+from configurator.fleet.api import router as fleet_router
+from configurator.fleet.services import ruleset_change_preview
 from configurator.inputs import InputErrors
 from configurator.middleware import exception_response
 from configurator.schemas import (
@@ -94,7 +96,7 @@ def evaluate(request: HttpRequest, payload: EvaluateIn):
 @api.post("/sizing", response={200: SizingOut, 400: ErrorsOut}, tags=["workloads"])
 def sizing(request: HttpRequest, payload: WorkloadRequestIn):
     """Size a workload's GPU memory need, with the breakdown and the assumptions made."""
-    return services.workload_size(payload.workload)
+    return services.workload_size(payload.workload, profile=payload.profile)
 
 
 @api.post("/recommend", response={200: RecommendOut, 400: ErrorsOut}, tags=["workloads"])
@@ -119,12 +121,19 @@ def rules_patch(request: HttpRequest, payload: RulesPatchIn):
     """Publish a new rule version with the given parameters changed (architects only).
 
     With `base_version`, a PATCH made from a version that is no longer current is refused
-    with 409 and the current version, and nothing is published.
+    with 409 and the current version, and nothing is published. With `"dry_run": true`
+    nothing is published either: the answer is the impact of the change on the audited
+    fleet, the probed nodes and the scenario recipes.
     """
     if not request.user.has_perm("configurator.change_ruleprofile"):
         return Status(403, {"detail": "Only architects may change the rules."})
     version = services.rule_version_for(payload.profile)
     try:
+        if payload.dry_run:
+            preview = ruleset_change_preview(
+                version=version, changes=payload.parameters, base_version=payload.base_version
+            )
+            return JsonResponse(preview)
         published = services.ruleset_publish(
             profile=version.profile,
             changes=payload.parameters,
@@ -170,3 +179,7 @@ def rules_out(version) -> dict[str, object]:
         "published_at": version.created_at.isoformat(),
         "published_by": version.created_by.get_username() if version.created_by else None,
     }
+
+
+# Capabilities living in their own apps add their routers here.
+api.add_router("/fleet", fleet_router)

@@ -50,6 +50,16 @@ def _platform_errors(
     return problems
 
 
+def platform_power(platform: engine.Platform) -> dict[str, int]:
+    """Return the Build fields that carry the platform maker's power figure."""
+    return {
+        "rated_power_w": platform.rated_power_w,
+        "rated_gpus": platform.gpu_capacity,
+        "rated_gpu_w": platform.rated_gpu_w,
+        "platform_psu_w": platform.max_power_w,
+    }
+
+
 def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") -> engine.Build:
     """Resolve a build's slugs against the catalog and return the engine's Build."""
     errors = InputErrors()
@@ -92,8 +102,19 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
         nic = catalog.find("nics", data.nic)
         if nic is None:
             errors.add(f"{prefix}.nic", f"Unknown network card {data.nic!r}.")
+        elif data.nic_speed_gbps is not None and data.nic_speed_gbps != nic.speed_gbps:
+            errors.add(
+                f"{prefix}.nic_speed_gbps",
+                f"{nic.name} runs at {nic.speed_gbps} Gb/s, not {data.nic_speed_gbps}.",
+            )
     errors.raise_if_any()
-    nic_specs = {"nic_lanes": nic.pcie_lanes, "nic_tdp_w": nic.tdp_w} if nic else {}
+    nic_specs = {"nic_speed_gbps": data.nic_speed_gbps or 0}
+    if nic:
+        nic_specs = {
+            "nic_lanes": nic.pcie_lanes,
+            "nic_tdp_w": nic.tdp_w,
+            "nic_speed_gbps": nic.speed_gbps,
+        }
     return engine.Build(
         cpu=cpu,
         cpu_count=data.cpu_count,
@@ -112,6 +133,7 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
         dimm_count=data.dimm_count,
         platform_pcie_gen=platform.pcie_gen if platform else None,
         pcie_switch_uplinks=platform.pcie_switch_uplinks if platform else 0,
+        **(platform_power(platform) if platform else {}),
     )
 
 

@@ -2,7 +2,8 @@
 
 Under `/api/` every request gets an id (the `X-Request-ID` header of the answer, and the
 `request_id` of a 5xx body, so a client's report finds its log line). A body longer than
-`API_MAX_BODY_BYTES` is refused with 413 before it is read. Any error answer that is not JSON
+`API_MAX_BODY_BYTES` (or, for an upload endpoint, its entry in `API_UPLOAD_MAX_BODY_BYTES`)
+is refused with 413 before it is read. Any error answer that is not JSON
 already — Django's 404 page, a 405 without a body, a 500 page — becomes
 `{"detail": "...", "status": ..., "request_id": "..."}` without internals.
 """
@@ -62,7 +63,7 @@ class ApiGuardMiddleware:
         if not is_api(request):
             return self.get_response(request)
         request_id(request)
-        limit = settings.API_MAX_BODY_BYTES
+        limit = settings.API_UPLOAD_MAX_BODY_BYTES.get(request.path, settings.API_MAX_BODY_BYTES)
         if _content_length(request) > limit:
             response = json_error(
                 request, 413, f"The request body is larger than {limit} bytes.", limit=limit

@@ -80,6 +80,10 @@ PARAMETERS: dict[str, ParameterInfo] = {
     "memory_headroom_target": ParameterInfo(
         "memory", _("Memory headroom that earns a full score"), _("fraction"), DECISION, "§5"
     ),
+    "gpu_memory_usable_fraction": ParameterInfo(
+        "memory", _("Share of a GPU's memory that sizing may fill"), _("fraction"), DECISION,
+        "§6",
+    ),
     "psu_floor_w_4gpu": ParameterInfo(
         "power", _("Least PSU output of a 4-GPU node"), _("W"), GUIDE, "§4 P7"
     ),
@@ -93,15 +97,22 @@ PARAMETERS: dict[str, ParameterInfo] = {
     "chassis_overhead_w": ParameterInfo(
         "power", _("Fans, board, BMC and boot drives"), _("W"), DECISION, "P7"
     ),
+    "sxm_board_share": ParameterInfo(
+        "power", _("HGX baseboard power per SXM GPU, as a share of its TDP"), _("fraction"),
+        DECISION, "P7",
+    ),
     "nvlink_model_params_b_min": ParameterInfo(
         "fabric", _("Model size from which multi-GPU training needs NVLink"),
         _("billion parameters"), DECISION, "P5",
     ),
     "gpus_per_nic": ParameterInfo(
-        "fabric", _("GPUs per high-speed NIC in multi-node training"), _("GPUs"), GUIDE, "§8"
+        "fabric", _("GPUs per high-speed NIC in multi-node training"), _("GPUs"), NVIDIA_RA
     ),
     "nic_speed_gbps_min": ParameterInfo(
-        "fabric", _("Slowest NIC for multi-node training"), _("Gb/s"), GUIDE, "§8"
+        "fabric", _("Slowest NIC for multi-node training"), _("Gb/s"), NVIDIA_RA
+    ),
+    "nic_speed_gbps_min_hopper": ParameterInfo(
+        "fabric", _("Slowest NIC for multi-node training on Hopper GPUs"), _("Gb/s"), NVIDIA_RA
     ),
     "balance_score_min": ParameterInfo(
         "balance", _("Lowest balance score a node is rented out with"), _("points"), GUIDE, "§5"

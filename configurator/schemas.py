@@ -54,6 +54,9 @@ class BuildIn(StrictSchema):
     nodes: int = Field(1, ge=1, le=MAX_NODES)
     nics: int = Field(0, ge=0, le=16, description="High-speed NICs (InfiniBand/RoCE) per node")
     nic: Text | None = Field(None, max_length=120, description="NIC slug; default x16, 25 W")
+    nic_speed_gbps: int | None = Field(
+        None, ge=1, le=3200, description="Speed of each NIC, Gb/s, when no NIC slug is given"
+    )
     nvme: int = Field(0, ge=0, le=32, description="NVMe drives per node")
     platform: Text | None = Field(None, max_length=120, description="Platform slug")
     dimm_count: int | None = Field(None, ge=1, le=64, description="DIMMs per node")
@@ -88,6 +91,9 @@ class EvaluateIn(StrictSchema):
 
 class WorkloadRequestIn(StrictSchema):
     workload: WorkloadIn
+    profile: Text | None = Field(
+        None, max_length=64, description="Rule profile whose usable GPU memory share applies"
+    )
 
 
 class RecommendIn(StrictSchema):
@@ -102,6 +108,9 @@ class RulesPatchIn(StrictSchema):
     note: Text = Field("", max_length=300)
     base_version: int | None = Field(
         None, ge=1, description="The version these changes start from; a stale one gets 409"
+    )
+    dry_run: bool = Field(
+        False, description="Answer what the change would do (nodes, recipes); publish nothing"
     )
 
 
@@ -133,7 +142,7 @@ class StaleOut(Schema):
 
 class CheckOut(Schema):
     code: str
-    status: Literal["pass", "fail", "na"]
+    status: Literal["pass", "fail", "warn", "na"]
     title: str
     title_zh: str
     detail: str
@@ -180,6 +189,11 @@ class SizingOut(Schema):
     assumptions: list[str]
     gpu: str | None = None
     gpus_needed: int | None = None
+    unit: str = Field(description="What GB means here, and what the makers' figures mean")
+    gpu_memory_gib: int | None = Field(None, description="The card's memory as its maker states it")
+    card_gb: float | None = Field(None, description="The card's memory in GB (10^9 bytes)")
+    usable_fraction: float | None = Field(None, description="Share of the card sizing may fill")
+    usable_gb: float | None = Field(None, description="What each GPU may fill, GB")
 
 
 class BomLineOut(Schema):
@@ -210,6 +224,15 @@ class RecommendedBuildOut(Schema):
     bom: list[BomLineOut]
 
 
+class ReplicasOut(Schema):
+    """How an inference build serves the model: whole copies, each over `gpus` GPUs."""
+
+    gpus: int
+    count: int
+    sequences_each: int
+    nodes_each: int
+
+
 class RecommendationOut(Schema):
     build: RecommendedBuildOut
     evaluation: EvaluationOut
@@ -218,6 +241,7 @@ class RecommendationOut(Schema):
     why: str
     scenario: str | None
     psu_redundancy: str
+    replicas: ReplicasOut | None = None
 
 
 class RecommendOut(Schema):

@@ -7,6 +7,7 @@ tells whether the snapshot still holds.
 """
 
 import json
+import re
 from dataclasses import dataclass, fields
 from decimal import Decimal
 from functools import lru_cache
@@ -52,6 +53,7 @@ def gpu_spec(gpu: catalog.Gpu) -> engine.Gpu:
         gpu,
         engine.Gpu,
         form_factor=engine.FormFactor(gpu.form_factor),
+        architecture=engine.Architecture(gpu.architecture),
         datacenter=gpu.gpu_class == catalog.GpuClass.DATACENTER,
     )
 
@@ -114,9 +116,21 @@ class RulesSnapshot:
     scenarios: tuple[Scenario, ...] = ()
 
 
+def gpu_count_range(text: str) -> tuple[int, int]:
+    """Return a recipe's GPUs per node as (least, most): "2–4" → (2, 4), "8" → (8, 8).
+
+    Blank or unreadable text gives (0, 0): any count.
+    """
+    bounds = [int(part) for part in re.findall(r"\d+", text or "")][:2]
+    if not bounds:
+        return 0, 0
+    return min(bounds), max(bounds)
+
+
 def scenario_spec(row: ScenarioRow) -> Scenario:
     """Return the engine's view of a scenario recipe (its `gpus` prefetched)."""
     modes = {Mode.TRAIN: row.for_train, Mode.FINETUNE: row.for_finetune, Mode.INFER: row.for_infer}
+    gpus_min, gpus_max = gpu_count_range(row.gpu_count)
     return Scenario(
         code=row.code,
         name=row.name,
@@ -128,6 +142,8 @@ def scenario_spec(row: ScenarioRow) -> Scenario:
         platform_slug=row.platform.slug if row.platform else None,
         memory_gb=row.memory_gb,
         result=row.result,
+        gpus_min=gpus_min,
+        gpus_max=gpus_max,
     )
 
 

@@ -12,7 +12,7 @@ from configurator.engine.evaluate import evaluate
 from configurator.engine.recommend import Recommendation, recommend
 from configurator.engine.rule_validation import parameter_errors
 from configurator.engine.rules import RuleParams
-from configurator.engine.sizing import gpus_needed, size_workload
+from configurator.engine.sizing import card_gb, gpus_needed, size_workload, usable_gb
 from configurator.inputs import InputErrors, build_from_input, workload_from_input
 from configurator.models import RuleProfile, RuleSetVersion
 from configurator.schemas import EvaluateIn, RecommendIn, WorkloadIn
@@ -90,14 +90,28 @@ def _workload(workload_in: WorkloadIn, catalog) -> Workload:
     return replace(workload_from_input(workload_in), gpu=_gpu_slug(workload_in, catalog))
 
 
-def workload_size(workload_in: WorkloadIn) -> dict[str, object]:
-    """Size a workload's GPU memory need; with a GPU named, say how many of it hold it."""
-    catalog, _ = selectors.snapshots()
+# How sizing answers count memory (docs/sizing.md, "Units").
+SIZING_UNIT = (
+    "GB = 10^9 bytes; a GPU maker's memory figure (80 GB) is GiB (2^30 bytes), so an 80 GB "
+    "card holds 85.9 GB"
+)
+
+
+def workload_size(workload_in: WorkloadIn, *, profile: str | None = None) -> dict[str, object]:
+    """Size a workload's GPU memory need; with a GPU named, say how many of it hold it.
+
+    With a GPU, the answer shows the need, what each card may fill (the profile's usable
+    share of its memory) and the card's memory, in the maker's unit and in GB.
+    """
+    catalog, rules = selectors.snapshots()
+    version = _version_in(rules, profile)
     slug = _gpu_slug(workload_in, catalog.everything)
     workload = workload_from_input(workload_in)
     gpu = catalog.everything.find("gpus", slug) if slug else None
+    fraction = version.params.gpu_memory_usable_fraction
+    usable = usable_gb(gpu.memory_gb, fraction) if gpu else None
     try:
-        sizing = size_workload(workload, gpu_memory_gb=gpu.memory_gb if gpu else None)
+        sizing = size_workload(workload, gpu_memory_gb=usable)
     except ValueError as error:  # a shape that cannot describe any model
         raise InputErrors({"workload": [str(error)]}) from error
     result: dict[str, object] = {
@@ -106,10 +120,15 @@ def workload_size(workload_in: WorkloadIn) -> dict[str, object]:
         "gpu_count": sizing.gpu_count,
         "breakdown": {key: round(value, 2) for key, value in sizing.breakdown.items()},
         "assumptions": list(sizing.assumptions),
+        "unit": SIZING_UNIT,
     }
     if gpu:
         result["gpu"] = gpu.slug
-        result["gpus_needed"] = gpus_needed(workload, gpu.memory_gb, max_gpus=1024)
+        result["gpus_needed"] = gpus_needed(workload, usable, max_gpus=1024)
+        result["gpu_memory_gib"] = gpu.memory_gb
+        result["card_gb"] = round(card_gb(gpu.memory_gb), 2)
+        result["usable_fraction"] = fraction
+        result["usable_gb"] = round(usable, 2)
     return result
 
 
@@ -169,6 +188,16 @@ def recommendation_dict(item: Recommendation, ruleset: dict[str, object]) -> dic
         "why": item.why,
         "scenario": item.scenario,
         "psu_redundancy": item.psu_scheme,
+        "replicas": (
+            {
+                "gpus": item.replicas.size,
+                "count": item.replicas.count,
+                "sequences_each": item.replicas.batch,
+                "nodes_each": item.replicas.nodes_per_replica,
+            }
+            if item.replicas
+            else None
+        ),
     }
 
 

@@ -7,6 +7,7 @@ from configurator.api import api
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/v1/", api.urls),
+    path("fleet/", include("configurator.fleet.urls")),
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -34,3 +34,4 @@ class GpuFactory(factory.django.DjangoModelFactory):
     nvlink_gbps = 0
     ecc = True
     gpu_class = "datacenter"
+    architecture = "ada"

@@ -23,6 +23,22 @@ class FormFactor(StrEnum):
     SXM = "sxm"
 
 
+class Architecture(StrEnum):
+    """A GPU's architecture: it decides the number formats its tensor cores run."""
+
+    AMPERE = "ampere"  # A100, A800: FP16/BF16/TF32, INT8; no FP8
+    ADA = "ada"  # RTX 4090, L20, L40S: FP8 tensor cores
+    HOPPER = "hopper"  # H100, H800, H20: FP8 Transformer Engine
+
+
+# Formats that need tensor cores of a given architecture; every other precision a workload may
+# name (fp32, fp16, bf16, and weight-only int8/int4, which kernels dequantise to 16-bit) runs
+# on all of them. FP8 (E4M3/E5M2) arrived with Ada and Hopper [NVIDIA architecture papers].
+PRECISION_ARCHITECTURES: dict[str, frozenset[Architecture]] = {
+    "fp8": frozenset({Architecture.ADA, Architecture.HOPPER}),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Cpu:
     """One CPU model as its datasheet states it (per socket unless named otherwise)."""
@@ -57,6 +73,7 @@ class Gpu:
     memory_gb: int
     tdp_w: int
     pcie_gen: int
+    architecture: Architecture
     form_factor: FormFactor = FormFactor.PCIE
     nvlink_gbps: int = 0  # NVLink bandwidth in GB/s; 0 means the GPU has none
     ecc: bool = True
@@ -67,6 +84,11 @@ class Gpu:
     @property
     def has_nvlink(self) -> bool:
         return self.nvlink_gbps > 0
+
+    def runs(self, precision: str) -> bool:
+        """Return whether this GPU's tensor cores run the number format natively."""
+        needed = PRECISION_ARCHITECTURES.get(str(precision).lower())
+        return needed is None or self.architecture in needed
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +152,13 @@ class Platform:
     nvme_bays: int
     gpu_slugs: frozenset[str] = frozenset()
     psu_max_w: int = 0  # the highest-rated PSU a bay takes; 0: no limit known
+    rated_power_w: int = 0  # the maker's power figure fully populated; 0: none published
+    rated_gpu_w: int = 0  # the GPU power that figure is stated for
     monthly_price: float = 0.0
+
+    @property
+    def gpu_capacity(self) -> int:
+        return sum(self.gpu_slots)
 
     def takes_gpu(self, gpu: Gpu) -> bool:
         """Return whether the GPU fits this platform's slots or baseboard."""
@@ -167,10 +195,17 @@ class Build:
     nics: int = 0
     nic_lanes: int = 16
     nic_tdp_w: int = 25
+    nic_speed_gbps: int = 0  # per NIC; 0: not known (no catalog NIC named)
     nvme: int = 0
     nvme_lanes: int = 4
     nvme_tdp_w: int = 25
     pcie_switch_uplinks: int = 0
+    # The platform's power figure (Platform.rated_power_w) for `rated_gpus` GPUs of
+    # `rated_gpu_w` each; 0 when the build names no platform or the maker states none.
+    rated_power_w: int = 0
+    rated_gpus: int = 0
+    rated_gpu_w: int = 0
+    platform_psu_w: int = 0  # every PSU bay filled with its largest PSU; 0: no platform named
 
     @property
     def pcie_gen(self) -> int:

@@ -2,17 +2,29 @@
 
 Every check has the signature `(build, workload, rules) -> Finding` and reads its thresholds
 from `rules` only. Each states the numbers it compared, so a presales engineer can read the
-verdict without the rulebook. `CHECKS` lists them in display order; docs/rules.md describes
-each formula and the source of its threshold.
+verdict without the rulebook. Each is registered once, at the end of this module, with its
+code and catalogue entry (`configurator.engine.registry`); docs/rules.md describes each
+formula and the source of its threshold.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 
-from configurator.engine.build import Build, Cpu, Mode, Workload
-from configurator.engine.findings import Finding, failed, not_applicable, num, passed
+from configurator.engine import catalogue
+from configurator.engine.build import (
+    PRECISION_ARCHITECTURES,
+    Architecture,
+    Build,
+    Cpu,
+    FinetuneMethod,
+    Mode,
+    Workload,
+)
+from configurator.engine.fabric import NicRequirement, nic_requirement
+from configurator.engine.findings import Finding, failed, not_applicable, num, passed, warned
 from configurator.engine.memory import (
     DIMMS_PER_CHANNEL,
     MemoryRequirement,
@@ -20,14 +32,17 @@ from configurator.engine.memory import (
     memory_requirement,
 )
 from configurator.engine.pcie import LaneBudget, even_split, lane_budget, socket_loads, split_label
-from configurator.engine.power import power_budget
+from configurator.engine.power import PowerBudget, power_budget
+from configurator.engine.registry import REGISTRY, CatalogueEntry, CheckKind
 from configurator.engine.rules import RuleParams
-from configurator.engine.sizing import gpus_needed, size_workload
+from configurator.engine.sizing import card_gb, gpus_needed, size_workload, usable_gb
 
 Check = Callable[[Build, Workload | None, RuleParams], Finding]
 
 # Example platforms named in fixes: the guide's recipe CPUs (domain.md §3, datasheets §9).
 MODERN_PLATFORMS = "2 × Xeon Gold 6530 (Gen5, 160 lanes) or 2 × EPYC 9754 (Gen5, 160 lanes)"
+# The most PCIe lanes a two-socket node of those CPUs gives (domain.md §9: 2P EPYC 128–160).
+MODERN_PLATFORM_LANES = 160
 # High-base-clock CPUs for small-batch inference (decision §6, datasheets §9): name, base GHz.
 HIGH_CLOCK_CPUS: tuple[tuple[str, float], ...] = (
     ("Xeon Gold 6542Y", 2.9),
@@ -35,6 +50,14 @@ HIGH_CLOCK_CPUS: tuple[tuple[str, float], ...] = (
     ("Xeon Gold 6548Y+", 2.5),
     ("EPYC 9474F", 3.6),
 )
+# GPUs per node that one model replica is deployed on (domain.md §6), largest first.
+DEPLOYED_GPU_COUNTS = (8, 4, 2, 1)
+# Architectures as their maker names them in text.
+ARCHITECTURE_NAMES: dict[Architecture, str] = {
+    Architecture.AMPERE: "Ampere",
+    Architecture.ADA: "Ada Lovelace",
+    Architecture.HOPPER: "Hopper",
+}
 # The capacity fix searches GPU counts up to this many; beyond it no rental build is offered.
 MAX_GPUS_SEARCHED = 1024
 
@@ -199,7 +222,12 @@ def socket_overload(build: Build, workload: Workload | None, rules: RuleParams) 
 
 
 def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
-    """NUMA dimension: enough sockets, GPUs even across them, none over the maximum or remote."""
+    """NUMA dimension: enough sockets, none over the maximum or remote; warn on an uneven split.
+
+    A socket above the maximum (P4's 6 or more) or a GPU served across NUMA nodes fails; a
+    split within the maximum that differs by more than one GPU (5 + 3) warns: it runs, but the
+    busier socket's lanes and memory carry more than their share.
+    """
     loads = socket_loads(build)
     limit = rules.gpus_per_socket_max
     spread = max(loads) - min(loads)
@@ -221,15 +249,20 @@ def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) ->
     overloaded = _overloaded_sockets(loads, limit)
     if overloaded:
         problems.append(f"{overloaded}, above {limit} per socket")
-    elif spread > 1:
-        problems.append(f"GPUs per socket {split_label(loads)} are uneven")
-    if (overloaded or spread > 1) and build.cpu_count >= rules.sockets_min:
-        fixes.append(_split_fix(build, rules))
+        if build.cpu_count >= rules.sockets_min:
+            fixes.append(_split_fix(build, rules))
     if build.gpus_cross_numa > 0:
         problems.append(f"{_plural(build.gpus_cross_numa, 'GPU')} served across NUMA nodes")
         fixes.append("re-seat those GPUs in slots wired to the serving socket")
     if problems:
         return failed("numa", "; ".join(problems), "; ".join(fixes), numbers)
+    if spread > 1 and build.cpu_count >= rules.sockets_min:
+        return warned(
+            "numa",
+            f"GPUs per socket {split_label(loads)} are uneven (within {limit} per socket)",
+            _split_fix(build, rules),
+            numbers,
+        )
     return passed(
         "numa",
         f"GPUs per socket {split_label(loads)}, at most {limit} each, none across NUMA nodes",
@@ -240,8 +273,21 @@ def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) ->
 # P5 ----------------------------------------------------------------------------------------
 
 
+def _full_parameter(workload: Workload) -> bool:
+    """Return whether every GPU exchanges the gradients of the whole model (train, full FT)."""
+    return workload.mode is Mode.TRAIN or workload.finetune_method is FinetuneMethod.FULL
+
+
+def _method_label(workload: Workload) -> str:
+    return "LoRA" if workload.finetune_method is FinetuneMethod.LORA else "QLoRA"
+
+
 def training_without_nvlink(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
-    """P5: reject multi-GPU training of a large model on GPUs without NVLink."""
+    """P5: reject full-parameter multi-GPU training of a large model on GPUs without NVLink.
+
+    LoRA and QLoRA exchange only the adapters' gradients (tens of megabytes a step, not the
+    model's), so they pass with a note (domain.md §6).
+    """
     if workload is None:
         return not_applicable("P5", "applies to training workloads; no workload given")
     if workload.mode is Mode.INFER:
@@ -252,6 +298,13 @@ def training_without_nvlink(build: Build, workload: Workload | None, rules: Rule
     # A bridge or board cannot add NVLink to a GPU that has none (RTX 4090, L20).
     linked = build.nvlink and build.gpu.has_nvlink
     numbers = {"model_params_b": size, "nvlink_model_params_b_min": size_min, "nvlink": int(linked)}
+    if not _full_parameter(workload):
+        method = _method_label(workload)
+        detail = (
+            f"{method} fine-tuning of a {num(size)}B model exchanges only the adapters' "
+            "gradients between GPUs: PCIe carries them"
+        )
+        return passed("P5", detail, numbers)
     if size <= size_min:
         detail = f"{num(size)}B model ≤ {num(size_min)}B: little cross-GPU traffic"
         return passed("P5", detail, numbers)
@@ -262,10 +315,14 @@ def training_without_nvlink(build: Build, workload: Workload | None, rules: Rule
         fix = "fit NVLink bridges (PCIe cards) or an SXM NVSwitch board"
     else:
         reason = f"the {build.gpu.name} has no NVLink"
-        fix = "an NVLink GPU: A800 or H100, SXM on an NVSwitch board or bridged PCIe pairs"
+        fix = (
+            "an NVLink GPU (A800 or H100: SXM on an NVSwitch board or bridged PCIe pairs), "
+            "or fine-tune with LoRA/QLoRA, which exchanges only adapter gradients"
+        )
+    what = "training" if workload.mode is Mode.TRAIN else "full fine-tuning"
     return failed(
         "P5",
-        f"{workload.mode} of a {num(size)}B model (> {num(size_min)}B) on {_gpus(build)}: {reason}",
+        f"{what} of a {num(size)}B model (> {num(size_min)}B) on {_gpus(build)}: {reason}",
         fix,
         numbers,
     )
@@ -290,17 +347,7 @@ def non_ecc_memory(build: Build, workload: Workload | None, rules: RuleParams) -
 # P7 ----------------------------------------------------------------------------------------
 
 
-def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
-    """P7: reject usable PSU output below max(guide floor, component TDPs × headroom)."""
-    power = power_budget(build, rules)
-    numbers = {
-        "psu_watts": build.psu_watts,
-        "required_w": power.required_w,
-        "need_w": power.need_w,
-        "floor_w": power.floor_w,
-        "load_w": power.load_w,
-        "psu_headroom": power.headroom,
-    }
+def _estimate_terms(build: Build, power: PowerBudget, rules: RuleParams) -> str:
     parts = [
         f"{build.gpu_count} × {build.gpu.tdp_w} W GPUs",
         f"{build.cpu_count} × {build.cpu.tdp_w} W CPUs",
@@ -310,20 +357,70 @@ def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -
         parts.append(f"{build.nics} × {build.nic_tdp_w} W NICs")
     if build.nvme:
         parts.append(f"{build.nvme} × {build.nvme_tdp_w} W NVMe")
-    parts.append(f"{power.chassis_w} W chassis")
-    sized = f"({' + '.join(parts)} = {power.load_w} W) × {num(power.headroom)}"
+    board = "board and fans" if power.chassis_w == rules.chassis_overhead_w else "board, fans, HGX"
+    parts.append(f"{power.chassis_w} W {board}")
+    return f"({' + '.join(parts)} = {power.load_w} W) × {num(power.headroom)}"
+
+
+def _platform_terms(build: Build, power: PowerBudget) -> str:
+    stated = f"the platform's stated {build.rated_power_w} W"
+    rated = build.rated_gpus * build.rated_gpu_w
+    if build.gpu_count * build.gpu.tdp_w == rated:
+        return stated
+    return (
+        f"{stated} for {build.rated_gpus} × {build.rated_gpu_w} W GPUs, moved to "
+        f"{build.gpu_count} × {build.gpu.tdp_w} W = {power.platform_w} W"
+    )
+
+
+def _psu_fix(build: Build, power: PowerBudget, rules: RuleParams) -> str:
+    """Propose PSUs that cover the need, or fewer GPUs when the platform's bays cannot."""
+    fix = (
+        f"fit PSUs giving ≥ {power.required_w} W usable after redundancy "
+        f"(+{power.required_w - build.psu_watts} W; N+1/N+N spares do not count)"
+    )
+    bays_w = build.platform_psu_w
+    if not bays_w or power.required_w <= bays_w:
+        return fix
+    for gpus in (count for count in DEPLOYED_GPU_COUNTS if count < build.gpu_count):
+        fewer = replace(build, gpu_count=gpus, gpus_per_socket=even_split(gpus, build.cpu_count))
+        if power_budget(fewer, rules).required_w <= bays_w:
+            nodes = math.ceil(build.gpu_count * build.nodes / gpus)
+            return (
+                f"the platform's PSU bays hold at most {bays_w} W in all, under the "
+                f"{power.required_w} W needed: {gpus} GPUs per node over {nodes} nodes, or a "
+                "platform with more power"
+            )
+    return f"the platform's PSU bays hold at most {bays_w} W in all: a platform with more power"
+
+
+def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """P7: reject usable PSU output below the node's need, never below the guide's floor.
+
+    The need is the platform maker's power figure where the catalog has one, otherwise
+    component TDPs plus a board allowance, times the headroom (`engine/power.py`).
+    """
+    power = power_budget(build, rules)
+    numbers = {
+        "psu_watts": build.psu_watts,
+        "required_w": power.required_w,
+        "need_w": power.need_w,
+        "floor_w": power.floor_w,
+        "load_w": power.load_w,
+        "psu_headroom": power.headroom,
+        "platform_w": power.platform_w,
+    }
+    if power.from_platform:
+        sized = _platform_terms(build, power)
+    else:
+        sized = _estimate_terms(build, power, rules)
     if power.floor_w:
         sized = f"max({power.floor_w} W floor, {sized})"
     need = f"needs {power.required_w} W usable = {sized}"
+    gives = f"the PSUs give {build.psu_watts} W after redundancy"
     if build.psu_watts < power.required_w:
-        return failed(
-            "P7",
-            f"{need}; the PSUs give {build.psu_watts} W after redundancy",
-            f"fit PSUs giving ≥ {power.required_w} W usable after redundancy "
-            f"(+{power.required_w - build.psu_watts} W; N+1/N+N spares do not count)",
-            numbers,
-        )
-    return passed("P7", f"{need}; the PSUs give {build.psu_watts} W after redundancy", numbers)
+        return failed("P7", f"{need}; {gives}", _psu_fix(build, power, rules), numbers)
+    return passed("P7", f"{need}; {gives}", numbers)
 
 
 # P8 ----------------------------------------------------------------------------------------
@@ -384,19 +481,35 @@ def _lane_terms(build: Build, lanes: LaneBudget, rules: RuleParams) -> str:
     return f"{' + '.join(terms)} = {lanes.needed} lanes needed"
 
 
+def _lane_fix(build: Build, lanes: LaneBudget, rules: RuleParams) -> str:
+    """Propose what holds the lanes: a bigger platform only when one exists, else a split."""
+    options = []
+    if lanes.needed <= MODERN_PLATFORM_LANES:
+        options.append(f"a platform with ≥ {lanes.needed} usable lanes, e.g. {MODERN_PLATFORMS}")
+    else:
+        options.append(
+            f"no two-socket platform gives {lanes.needed} lanes (the most is "
+            f"{MODERN_PLATFORM_LANES}): use a PCIe-switch board, whose GPUs and NICs share "
+            "x16 uplinks"
+        )
+    share = build.nics / build.gpu_count if build.gpu_count else 0
+    fewer = _largest_fitting_node(build, rules, lambda gpus: math.ceil(gpus * share))
+    if fewer:
+        total = build.gpu_count * build.nodes
+        nodes = math.ceil(total / fewer)
+        options.append(f"split the {total} GPUs over {nodes} nodes of {fewer}")
+    elif lanes.needed <= MODERN_PLATFORM_LANES:
+        options.append("a PCIe-switch board")
+    return "; or ".join(options)
+
+
 def pcie_lane_budget(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """PCIe dimension: reject a node whose devices need more lanes than its CPUs provide."""
     lanes = lane_budget(build, rules)
     numbers = {"lanes_needed": lanes.needed, "lanes_available": lanes.available}
     detail = f"{_lane_terms(build, lanes, rules)}; {lanes.available} from {_cpus(build)}"
     if lanes.needed > lanes.available:
-        return failed(
-            "pcie_lanes",
-            detail,
-            f"a platform with ≥ {lanes.needed} usable lanes, e.g. {MODERN_PLATFORMS}; "
-            "or a PCIe-switch board, or fewer devices per node",
-            numbers,
-        )
+        return failed("pcie_lanes", detail, _lane_fix(build, lanes, rules), numbers)
     if lanes.needed > 0:
         detail += f" ({lanes.headroom:+.0%} headroom)"
     return passed("pcie_lanes", detail, numbers)
@@ -449,51 +562,183 @@ def cpu_threads_per_gpu(build: Build, workload: Workload | None, rules: RulePara
 # GPU memory capacity ------------------------------------------------------------------------
 
 
+def _capacity_fix(
+    build: Build, workload: Workload, usable: float, numbers: dict, need: NicRequirement
+) -> str:
+    """Propose the fewest GPUs that hold the workload; with a fabric when nodes must train."""
+    fewest = gpus_needed(workload, usable, max_gpus=MAX_GPUS_SEARCHED)
+    if fewest is None:
+        return f"use a GPU with more memory: it does not fit {MAX_GPUS_SEARCHED} × {build.gpu.name}"
+    numbers["gpus_fitting"] = fewest
+    per_node = max(build.gpu_count, 1)
+    nodes = math.ceil(fewest / per_node)
+    fix = (
+        f"spread it over at least {fewest} × {build.gpu.name} "
+        f"({_plural(nodes, 'node')} of {per_node})"
+    )
+    if nodes > 1 and workload.mode is not Mode.INFER:
+        fix += (
+            f" with {need.nics_for(per_node)} × ≥ {need.speed_gbps_min} Gb/s NICs per node "
+            "for the gradients"
+        )
+    return f"{fix}, or use a GPU with more memory"
+
+
 def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
-    """Capacity: reject a build whose GPUs, all nodes counted, cannot hold the workload."""
+    """Capacity: reject a build whose GPUs, all nodes counted, cannot hold the workload.
+
+    Each GPU may fill `gpu_memory_usable_fraction` of its memory; the maker's "80 GB" is
+    80 GiB, sizing counts GB of 10⁹ bytes (`sizing.usable_gb`).
+    """
     if workload is None:
         return not_applicable("capacity", "needs a workload to size")
     total = max(build.gpu_count * build.nodes, 1)
-    sizing = size_workload(workload, gpu_count=total, gpu_memory_gb=build.gpu.memory_gb)
-    per_gpu, memory = sizing.per_gpu_gb, build.gpu.memory_gb
+    memory, fraction = build.gpu.memory_gb, rules.gpu_memory_usable_fraction
+    usable = usable_gb(memory, fraction)
+    sizing = size_workload(workload, gpu_count=total, gpu_memory_gb=usable)
+    per_gpu = sizing.per_gpu_gb
     numbers = {
         "total_gb": round(sizing.total_gb, 2),
         "per_gpu_gb": round(per_gpu, 2),
+        "usable_gb": round(usable, 2),
         "gpu_memory_gb": memory,
+        "gpu_memory_usable_fraction": fraction,
         "gpus": total,
     }
     where = f"{total} GPUs" if build.nodes == 1 else f"{total} GPUs ({build.nodes} nodes)"
     detail = (
         f"{num(workload.model_params_b)}B {workload.mode} needs {num(sizing.total_gb)} GB of GPU "
-        f"memory, {num(per_gpu)} GB per GPU over {where}; the {build.gpu.name} has {memory} GB"
+        f"memory, {num(per_gpu)} GB per GPU over {where}; each {build.gpu.name} may fill "
+        f"{num(usable)} GB ({fraction:.0%} of its {memory} GiB = {num(card_gb(memory))} GB)"
     )
-    if per_gpu <= memory:
+    if per_gpu <= usable:
         return passed("capacity", detail, numbers)
-    fewest = gpus_needed(workload, memory, max_gpus=MAX_GPUS_SEARCHED)
-    if fewest is None:
-        fix = f"use a GPU with more memory: it does not fit {MAX_GPUS_SEARCHED} × {build.gpu.name}"
-    else:
-        numbers["gpus_fitting"] = fewest
-        nodes = math.ceil(fewest / max(build.gpu_count, 1))
-        fix = (
-            f"spread it over at least {fewest} × {build.gpu.name} "
-            f"({_plural(nodes, 'node')} of {build.gpu_count}), or use a GPU with more memory"
-        )
+    need = nic_requirement(build.gpu, rules)
+    fix = _capacity_fix(build, workload, usable, numbers, need)
     return failed("capacity", detail, fix, numbers)
 
 
-CHECKS: tuple[Check, ...] = (
-    legacy_pcie_platform,
-    numa_binding,
-    memory_below_vram,
-    socket_overload,
-    training_without_nvlink,
-    non_ecc_memory,
-    psu_undersized,
-    low_base_clock,
-    pcie_lane_budget,
-    cpu_threads_per_gpu,
-    memory_capacity,
-    numa_affinity,
-    gpu_memory_capacity,
+# Precision -----------------------------------------------------------------------------------
+
+
+def precision_supported(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """Precision: reject a number format the GPU's tensor cores do not run (FP8 before Ada)."""
+    if workload is None:
+        return not_applicable("precision", "needs a workload's precision")
+    precision, gpu = str(workload.precision).lower(), build.gpu
+    numbers = {"fp8": int(precision == "fp8")}
+    arch = ARCHITECTURE_NAMES[gpu.architecture]
+    if gpu.runs(precision):
+        return passed("precision", f"{precision} runs natively on the {gpu.name} ({arch})", numbers)
+    able = sorted(ARCHITECTURE_NAMES[a] for a in PRECISION_ARCHITECTURES[precision])
+    return failed(
+        "precision",
+        f"{precision} needs {' or '.join(able)} tensor cores; the {gpu.name} is {arch}",
+        f"run it in bf16 on the {gpu.name} (sized again: twice the memory of {precision} "
+        f"weights), or move {precision} to a GPU built on {' or '.join(able)}, e.g. H100 or L20",
+        numbers,
+    )
+
+
+# Fabric ----------------------------------------------------------------------------------------
+
+
+def _nic_lanes_fit(build: Build, nics: int, rules: RuleParams) -> bool:
+    """Return whether the node's PCIe lanes still suffice once it carries `nics` NICs."""
+    return lane_budget(replace(build, nics=nics), rules).needed <= build.cpu.lanes_for(
+        build.cpu_count
+    )
+
+
+def _largest_fitting_node(build: Build, rules: RuleParams, nics_for: Callable[[int], int]) -> int:
+    """Return the most GPUs per node, a deployed count, whose links and NICs fit (0: none).
+
+    Only counts below the build's own are tried; `nics_for(gpus)` gives the NICs such a node
+    carries. The build's CPUs and its other devices stay as they are.
+    """
+    for gpus in (count for count in DEPLOYED_GPU_COUNTS if count < build.gpu_count):
+        split = even_split(gpus, build.cpu_count)
+        fewer = replace(build, gpu_count=gpus, gpus_per_socket=split, nics=nics_for(gpus))
+        if lane_budget(fewer, rules).needed <= fewer.cpu.lanes_for(fewer.cpu_count):
+            return gpus
+    return 0
+
+
+def _fabric_fix(build: Build, need: NicRequirement, rules: RuleParams) -> str:
+    nics = need.nics_for(build.gpu_count)
+    share = "one per GPU" if need.gpus_per_nic == 1 else f"one per {need.gpus_per_nic} GPUs"
+    fix = f"fit {nics} × ≥ {need.speed_gbps_min} Gb/s NICs per node ({share}), rail-optimised"
+    if _nic_lanes_fit(build, nics, rules):
+        return fix
+    lanes = lane_budget(replace(build, nics=nics), rules)
+    fix += (
+        f", on a PCIe-switch board that puts each NIC beside its GPUs: direct to the CPUs they "
+        f"need {lanes.needed} lanes, the CPUs give {lanes.available}"
+    )
+    fewer = _largest_fitting_node(build, rules, need.nics_for)
+    if fewer:
+        fix += f"; or {fewer} GPUs per node with {need.nics_for(fewer)} NICs"
+    return fix
+
+
+def multi_node_fabric(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
+    """Fabric: reject multi-node training without enough NICs of the speed its GPUs need."""
+    if workload is None:
+        return not_applicable("fabric", "applies to multi-node training; no workload given")
+    if workload.mode is Mode.INFER:
+        return not_applicable("fabric", "inference scales by whole replicas: no gradient traffic")
+    if build.nodes <= 1:
+        return not_applicable("fabric", "one node: GPUs exchange gradients inside it")
+    need = nic_requirement(build.gpu, rules)
+    nics_needed = need.nics_for(build.gpu_count)
+    speed = build.nic_speed_gbps
+    numbers = {
+        "nodes": build.nodes,
+        "nics": build.nics,
+        "nics_needed": nics_needed,
+        "nic_speed_gbps": speed,
+        "nic_speed_gbps_min": need.speed_gbps_min,
+    }
+    share = "one per GPU" if need.gpus_per_nic == 1 else f"one per {need.gpus_per_nic} GPUs"
+    wanted = f"{nics_needed} × ≥ {need.speed_gbps_min} Gb/s ({share})"
+    where = f"{workload.mode} over {build.nodes} nodes of {_gpus(build)}"
+    problems = []
+    if build.nics < nics_needed:
+        has = "no high-speed NICs" if build.nics == 0 else _plural(build.nics, "NIC")
+        problems.append(f"{has} per node; it needs {wanted}")
+    elif speed <= 0:
+        problems.append(
+            f"{_plural(build.nics, 'NIC')} per node of unstated speed; it needs {wanted}"
+        )
+    elif speed < need.speed_gbps_min:
+        problems.append(f"{build.nics} × {speed} Gb/s NICs per node; it needs {wanted}")
+    if problems:
+        return failed(
+            "fabric", f"{where}: {'; '.join(problems)}", _fabric_fix(build, need, rules), numbers
+        )
+    return passed(
+        "fabric", f"{where}: {build.nics} × {speed} Gb/s NICs per node ({share} needed)", numbers
+    )
+
+
+# The registry: display order, catalogue entry, and whether the CPU side alone decides. ------
+
+_REGISTRATIONS: tuple[tuple[str, Check, CatalogueEntry, CheckKind, bool], ...] = (
+    ("P1", legacy_pcie_platform, catalogue.P1, CheckKind.PITFALL, True),
+    ("P2", numa_binding, catalogue.P2, CheckKind.PITFALL, False),
+    ("P3", memory_below_vram, catalogue.P3, CheckKind.PITFALL, False),
+    ("P4", socket_overload, catalogue.P4, CheckKind.PITFALL, False),
+    ("P5", training_without_nvlink, catalogue.P5, CheckKind.PITFALL, False),
+    ("P6", non_ecc_memory, catalogue.P6, CheckKind.PITFALL, False),
+    ("P7", psu_undersized, catalogue.P7, CheckKind.PITFALL, False),
+    ("P8", low_base_clock, catalogue.P8, CheckKind.PITFALL, True),
+    ("pcie_lanes", pcie_lane_budget, catalogue.PCIE_LANES, CheckKind.DIMENSION, True),
+    ("cpu_threads", cpu_threads_per_gpu, catalogue.CPU_THREADS, CheckKind.DIMENSION, True),
+    ("memory", memory_capacity, catalogue.MEMORY, CheckKind.DIMENSION, False),
+    ("numa", numa_affinity, catalogue.NUMA, CheckKind.DIMENSION, False),
+    ("capacity", gpu_memory_capacity, catalogue.CAPACITY, CheckKind.WORKLOAD, False),
+    ("precision", precision_supported, catalogue.PRECISION, CheckKind.WORKLOAD, False),
+    ("fabric", multi_node_fabric, catalogue.FABRIC, CheckKind.WORKLOAD, False),
 )
+for _code, _check, _entry, _kind, _cpu_side in _REGISTRATIONS:
+    REGISTRY.add(_code, _check, _entry, kind=_kind, cpu_side=_cpu_side)

@@ -5,11 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from configurator.engine import checks, shape_check
 from configurator.engine.balance import Balance, build_balance
 from configurator.engine.build import Build, Workload
-from configurator.engine.checks import CHECKS
 from configurator.engine.findings import Finding
+from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
+
+# Every module that registers checks; importing them fills the registry before it is read.
+CHECK_MODULES = (checks, shape_check)
+# The codes in the order the checks run and are shown.
+CHECK_CODES: tuple[str, ...] = REGISTRY.codes()
 
 
 class Verdict(StrEnum):
@@ -39,6 +45,11 @@ class Evaluation:
     def failed_codes(self) -> tuple[str, ...]:
         return tuple(finding.code for finding in self.failures)
 
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        """Return the checks that warn: reported, but they do not reject the build."""
+        return tuple(finding for finding in self.checks if finding.warned)
+
     def as_dict(self) -> dict[str, object]:
         """Return api.md's evaluate response, less the `ruleset` the caller adds."""
         return {
@@ -51,7 +62,7 @@ class Evaluation:
 
 def evaluate(build: Build, rules: RuleParams, workload: Workload | None = None) -> Evaluation:
     """Run every check on the build; reject it when any fails or the node is unbalanced."""
-    findings = tuple(check(build, workload, rules) for check in CHECKS)
+    findings = tuple(check(build, workload, rules) for check in REGISTRY.checks())
     balance = build_balance(build, rules)
     rejected = not balance.balanced or any(finding.failed for finding in findings)
     return Evaluation(findings, balance, Verdict.REJECT if rejected else Verdict.ACCEPT)

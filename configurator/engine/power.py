@@ -1,8 +1,20 @@
 """PSU sizing: the usable power a node needs (domain.md §4 P7, §6).
 
 The guide's floors (2000 W for 4 GPUs, 3600 W for 8) are minimums, not a sizing method:
-8 × H100 SXM alone draw 5.6 kW. The need is the sum of component TDPs × a headroom factor,
-never below the floor, compared with usable capacity after redundancy (N+1, N+N).
+8 × H100 SXM alone draw 5.6 kW. The need comes from the platform's maker where the catalog
+has its figure, and from the components otherwise; it is never below the floor and is
+compared with usable capacity after redundancy (N+1, N+N).
+
+- **Platform figure** (`Build.rated_power_w` > 0): the maker's published maximum system
+  power (DGX H100: 10.2 kW), or the usable output of the PSU configuration it ships fully
+  populated (Supermicro 740GP-TNRT: 2 × 2200 W, 1+1 = 2200 W). It is stated for the full
+  GPU complement at a GPU power (`rated_gpus` × `rated_gpu_w`); a build with other GPUs or
+  fewer of them moves it by the difference: need = rated + G × gpu TDP − rated_gpus ×
+  rated_gpu_w. The maker's figure is already a maximum, so no headroom is added.
+- **Estimate** (no platform figure): load = GPU + CPU + DIMM + NIC + NVMe TDPs + a board
+  allowance (`chassis_overhead_w`, plus `sxm_board_share` × TDP for each SXM GPU: the HGX
+  baseboard's NVSwitch chips, VRM losses and the fans that cool 400–700 W modules); need =
+  ⌈load × `psu_headroom`⌉.
 """
 
 from __future__ import annotations
@@ -10,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from configurator.engine.build import Build
+from configurator.engine.build import Build, FormFactor
 from configurator.engine.rules import RuleParams
 
 # The GPU counts at which the guide states its floors; the parameter names carry them.
@@ -27,15 +39,20 @@ class PowerBudget:
     dimms_w: int
     nics_w: int
     nvme_w: int
-    chassis_w: int
+    chassis_w: int  # board allowance, the SXM baseboard's included
     headroom: float
-    need_w: int  # load × headroom, rounded up
+    need_w: int  # the platform figure, or load × headroom rounded up
     floor_w: int
     required_w: int  # max(need, floor)
+    platform_w: int = 0  # the maker's figure moved to this build's GPUs; 0: estimated
 
     @property
     def load_w(self) -> int:
         return self.gpus_w + self.cpus_w + self.dimms_w + self.nics_w + self.nvme_w + self.chassis_w
+
+    @property
+    def from_platform(self) -> bool:
+        return self.platform_w > 0
 
 
 def psu_floor_w(gpu_count: int, rules: RuleParams) -> int:
@@ -47,6 +64,22 @@ def psu_floor_w(gpu_count: int, rules: RuleParams) -> int:
     return 0
 
 
+def board_allowance_w(build: Build, rules: RuleParams) -> int:
+    """Return the estimate's allowance for board, fans and, on SXM, the HGX baseboard."""
+    if build.gpu.form_factor is not FormFactor.SXM:
+        return rules.chassis_overhead_w
+    per_gpu = math.ceil(round(rules.sxm_board_share * build.gpu.tdp_w, 6))
+    return rules.chassis_overhead_w + per_gpu * build.gpu_count
+
+
+def platform_power_w(build: Build) -> int:
+    """Return the maker's power figure moved to this build's GPUs, or 0 when there is none."""
+    if build.rated_power_w <= 0:
+        return 0
+    rated_gpus_w = build.rated_gpus * build.rated_gpu_w
+    return max(1, build.rated_power_w + build.gpu_count * build.gpu.tdp_w - rated_gpus_w)
+
+
 def power_budget(build: Build, rules: RuleParams) -> PowerBudget:
     """Return the usable PSU output one node of the build requires."""
     gpus_w = build.gpu.tdp_w * build.gpu_count
@@ -54,9 +87,11 @@ def power_budget(build: Build, rules: RuleParams) -> PowerBudget:
     dimms_w = rules.dimm_w * build.dimms
     nics_w = build.nic_tdp_w * build.nics
     nvme_w = build.nvme_tdp_w * build.nvme
-    load_w = gpus_w + cpus_w + dimms_w + nics_w + nvme_w + rules.chassis_overhead_w
-    # Rounding before the ceiling keeps float noise (× 1.2) from adding a watt.
-    need_w = math.ceil(round(load_w * rules.psu_headroom, 6))
+    chassis_w = board_allowance_w(build, rules)
+    load_w = gpus_w + cpus_w + dimms_w + nics_w + nvme_w + chassis_w
+    platform_w = platform_power_w(build)
+    # Rounding before the ceiling keeps float noise (× 1.1) from adding a watt.
+    need_w = platform_w or math.ceil(round(load_w * rules.psu_headroom, 6))
     floor_w = psu_floor_w(build.gpu_count, rules)
     return PowerBudget(
         gpus_w=gpus_w,
@@ -64,9 +99,10 @@ def power_budget(build: Build, rules: RuleParams) -> PowerBudget:
         dimms_w=dimms_w,
         nics_w=nics_w,
         nvme_w=nvme_w,
-        chassis_w=rules.chassis_overhead_w,
+        chassis_w=chassis_w,
         headroom=rules.psu_headroom,
         need_w=need_w,
         floor_w=floor_w,
         required_w=max(need_w, floor_w),
+        platform_w=platform_w,
     )

@@ -26,11 +26,13 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "gpus_per_socket_max": (1, 16),
     "sockets_min": (1, 2),
     "nvlink_model_params_b_min": (0, 100000),
+    "gpu_memory_usable_fraction": (0.5, 1),
     "psu_floor_w_4gpu": (0, 100000),
     "psu_floor_w_8gpu": (0, 100000),
     "psu_headroom": (1, 3),
     "dimm_w": (0, 100),
     "chassis_overhead_w": (0, 10000),
+    "sxm_board_share": (0, 2),
     "cpu_base_ghz_min": (0, 10),
     "small_batch_max": (0, 100000),
     "balance_score_min": (0, 100),
@@ -38,6 +40,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "over_provision_penalty": (0, 100),
     "gpus_per_nic": (1, 16),
     "nic_speed_gbps_min": (1, 3200),
+    "nic_speed_gbps_min_hopper": (1, 3200),
     "recommend_max_nodes": (1, 1024),
 }
 

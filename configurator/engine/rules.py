@@ -26,18 +26,27 @@ class RuleParams:
     memory_floor_gb_8gpu: int = 512
     memory_per_gpu_gb_min: int = 0  # NVIDIA RA: 128; 0 turns it off
     memory_headroom_target: float = 0.25
-    # NUMA: each CPU serves the GPUs on its own side, at most 4 [guide §2, §4 P4], in a
-    # dual-socket node [guide §2 "baseline threshold (dual socket)"; NVIDIA RA: ≥ 2 sockets].
-    gpus_per_socket_max: int = 4
+    # NUMA: P4 is one CPU carrying 6 or more GPUs, so at most 5 per socket [guide §4 P4,
+    # decision §6: an even 5 + 5 behind PCIe switches is not P4], in a dual-socket node
+    # [guide §2 "baseline threshold (dual socket)"; NVIDIA RA: ≥ 2 sockets].
+    gpus_per_socket_max: int = 5
     sockets_min: int = 2
-    # P5: multi-GPU training of models above this size needs NVLink [decision §6].
+    # P5: full-parameter multi-GPU training of models above this size needs NVLink [§6].
     nvlink_model_params_b_min: float = 13
-    # P7: floors are minimums; the need is component TDPs × headroom [decision §6].
+    # Sizing plans at most this share of a card's memory [decision §6; vLLM's
+    # gpu_memory_utilization and SGLang's mem_fraction_static default to about 0.9].
+    gpu_memory_usable_fraction: float = 0.9
+    # P7: floors are minimums [guide §4 P7]. Where the platform states its power (a published
+    # maximum, or the stock PSU configuration) that figure is the need; elsewhere the need is
+    # component TDPs + board allowance, × headroom [decision §6]. Calibrated in docs/rules.md:
+    # S1 on 2000 W passes, and 8 × H100 SXM as DGX H100 is built comes to its 10.2 kW.
     psu_floor_w_4gpu: int = 2000
     psu_floor_w_8gpu: int = 3600
-    psu_headroom: float = 1.2
+    psu_headroom: float = 1.1
     dimm_w: int = 10  # a DDR5 RDIMM under load
-    chassis_overhead_w: int = 500  # fans, board, BMC, boot drives
+    chassis_overhead_w: int = 200  # board, BMC, base fans, boot drives
+    # HGX baseboard per SXM GPU, as a share of its TDP: NVSwitch chips, VRM losses, the fans.
+    sxm_board_share: float = 0.37
     # P8: small-batch inference wants a high base clock [guide §4 P8, decision §6].
     cpu_base_ghz_min: float = 2.4
     small_batch_max: int = 16
@@ -45,10 +54,13 @@ class RuleParams:
     balance_score_min: float = 85
     balance_margin: float = 5
     over_provision_penalty: float = 10
-    # Recommender: multi-node training gets one NIC of at least this speed per `gpus_per_nic`
-    # GPUs (domain.md §8: one NIC per GPU or GPU pair), over at most `recommend_max_nodes`.
-    gpus_per_nic: int = 2
+    # Fabric: multi-node training has one NIC per `gpus_per_nic` GPUs, each at least
+    # `nic_speed_gbps_min` Gb/s, `nic_speed_gbps_min_hopper` for Hopper GPUs [decision §6;
+    # NVIDIA's DGX/HGX reference: one 200G NIC per A100/A800, one 400G NIC per H100].
+    gpus_per_nic: int = 1
     nic_speed_gbps_min: int = 200
+    nic_speed_gbps_min_hopper: int = 400
+    # Recommender: multi-node builds span at most this many nodes.
     recommend_max_nodes: int = 16
 
     @classmethod

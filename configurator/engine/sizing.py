@@ -8,13 +8,16 @@ Inference (`Mode.INFER`), tensor parallel over n GPUs, every term split evenly:
 
     weights     = P · bytes(precision)          fp32 4, fp16/bf16 2, fp8 1, int8 1, int4 0.5
     kv_cache    = 2 · L · k · d · s · b · kv    kv = 2 (16-bit cache), 1 for fp8, 4 for fp32
-    activations = s · b · max(4h, V) · act      act = 2, 4 for fp32
+    activations = max(T · 4h · act, b · V · 4)  T = min(s · b, C), act = 2, 4 for fp32
 
 The KV term is the K and V tensor of every layer for every token of every concurrent sequence
 (Pope et al. 2022, "Efficiently Scaling Transformer Inference"; vLLM sizes its KV blocks the
 same way). Weight-only integer formats (int8, int4) keep a 16-bit cache. Inference
-activations are freed layer by layer, so only the largest transient buffer of a full-context
-prefill counts: the 4h MLP intermediate or the logits, as llm-analysis computes it.
+activations are freed layer by layer, so only the largest transient buffer counts, as serving
+engines run it: prefill in chunks of at most C = 8192 tokens per step (`PREFILL_CHUNK_TOKENS`;
+vLLM's `max_num_batched_tokens` and SGLang's `chunked_prefill_size` default to 8192), whose
+4h MLP intermediate is the largest buffer, and logits for the last token of each sequence
+only, in fp32 for sampling. So the KV cache, not the activations, dominates at long context.
 
 Full training (`Mode.TRAIN`) and full fine-tuning: mixed-precision Adam, sharded ZeRO-3/FSDP
 style over n GPUs (Rajbhandari et al. 2020, "ZeRO", §3: 2 + 2 + 12 = 16 bytes per parameter):
@@ -66,7 +69,13 @@ from types import MappingProxyType
 
 from configurator.engine.build import FinetuneMethod, Mode, Workload
 
-GB = 1e9
+GB = 1e9  # sizing reports GB = 10⁹ bytes
+GIB = 2**30  # GPU makers' "80 GB" of HBM or GDDR is 80 GiB: memory chips come in powers of two
+# Serving engines prefill in chunks of at most this many tokens per step (vLLM's
+# max_num_batched_tokens, SGLang's chunked_prefill_size: 8192 by default).
+PREFILL_CHUNK_TOKENS = 8192
+# Sampling reads the logits in fp32.
+LOGIT_BYTES = 4.0
 
 # Bytes per stored parameter for each precision a workload may name.
 PRECISION_BYTES: Mapping[str, float] = MappingProxyType(
@@ -292,12 +301,16 @@ def _need(workload: Workload, n: int | None, micro_batch: int | None = None) -> 
         split["weights"] = params * PRECISION_BYTES[precision]
         # K and V of every layer for every token of every concurrent sequence.
         split["kv_cache"] = 2 * L * shape.kv_heads * shape.head_dim * s * b * kv_bytes
-        # The largest transient buffer of a full-context prefill: MLP intermediate or logits.
-        split["activations"] = s * b * max(4 * h, V) * act_bytes
+        # The largest transient buffer: a prefill chunk's MLP intermediate, or the logits of
+        # each sequence's last token.
+        tokens = min(s * b, PREFILL_CHUNK_TOKENS)
+        split["activations"] = max(tokens * 4 * h * act_bytes, b * V * LOGIT_BYTES)
         notes += [
             f"weights in {precision}, {PRECISION_BYTES[precision]:g} bytes per parameter",
             f"KV cache in {kv_precision} for {_count(b, 'concurrent sequence')} of {s} tokens",
-            "prefill activations: the largest single buffer (MLP intermediate or logits)",
+            f"activations: the larger of a prefill chunk's MLP intermediate ({tokens} tokens, "
+            f"chunks of at most {PREFILL_CHUNK_TOKENS}) and the last-token logits of each "
+            "sequence (fp32)",
         ]
         if n is not None and n > 1:
             notes.append(
@@ -409,12 +422,28 @@ def size_workload(
     )
 
 
+def card_gb(gpu_memory_gb: float) -> float:
+    """Return a card's memory in GB (10⁹ bytes) from the maker's figure, which is in GiB."""
+    return gpu_memory_gb * GIB / GB
+
+
+def usable_gb(gpu_memory_gb: float, fraction: float) -> float:
+    """Return the GPU memory sizing may fill, in GB: the card's memory × the usable fraction.
+
+    `gpu_memory_gb` is the maker's figure (80 for an 80 GB H100, which holds 80 GiB);
+    `fraction` is the rule profile's `gpu_memory_usable_fraction`.
+    """
+    return card_gb(gpu_memory_gb) * fraction
+
+
 def gpus_needed(
     workload: Workload, gpu_memory_gb: float, max_gpus: int = DEFAULT_MAX_GPUS
 ) -> int | None:
-    """Return the fewest GPUs of this memory size that hold the workload, or None.
+    """Return the fewest GPUs that hold the workload in `gpu_memory_gb` each, or None.
 
-    It agrees with `size_workload(workload, n, gpu_memory_gb).per_gpu_gb <= gpu_memory_gb`.
+    `gpu_memory_gb` is the memory each GPU may fill, in GB (10⁹ bytes): pass
+    `usable_gb(card, rules.gpu_memory_usable_fraction)`, never the card's figure. It agrees
+    with `size_workload(workload, n, gpu_memory_gb).per_gpu_gb <= gpu_memory_gb`.
     """
     _positive("gpu_memory_gb", gpu_memory_gb)
     _positive("max_gpus", max_gpus)

@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "axes",
     "catalog",
     "configurator",
+    "configurator.fleet",
     "configurator.web",
 ]
 
@@ -174,6 +175,8 @@ LOGIN_URL = "admin:login"
 # The API reads JSON bodies of at most this many bytes and answers 413 to a longer one
 # (configurator.middleware); its largest real request, a build with its BOM, is about 2 KB.
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", default=64 * 1024)
+# Upload endpoints take files: their own limit (a probe archive is at most 10 MB, docs/fleet.md).
+API_UPLOAD_MAX_BODY_BYTES = {"/api/v1/fleet/probes": 11 * 1024 * 1024}
 
 # Security: strict by default, relaxed only for plain-HTTP local development.
 SECURE_CSP = {

@@ -17,7 +17,7 @@ def test_api_example_answers_every_check_and_names_the_rule_version(post_json, e
     response = post_json(URL, example)
     body = response.json()
     assert response.status_code == 200
-    assert set(checks_by_code(body)) == ALL_CODES | {"capacity"}
+    assert set(checks_by_code(body)) == ALL_CODES | {"capacity", "precision", "fabric", "shape"}
     assert body["ruleset"] == {"version": 1, "profile": "operator-baseline"}
     assert set(body["balance"]) >= {"cpu_threads", "pcie_lanes", "memory", "overall"}
     assert body["balance"]["threshold"] == 85
@@ -218,3 +218,63 @@ def test_unknown_workload_gpu_is_refused(post_json, example):
     response = post_json(URL, example)
     assert response.status_code == 400
     assert "workload.gpu" in response.json()["errors"]
+
+
+def two_node_training(example: dict) -> dict:
+    example["build"].update(
+        cpu="xeon-gold-6530", gpu="h100-80g-sxm", platform="smc-sys-821ge-tnhr", nodes=2,
+        psu_watts=12000, memory_gb=2048,
+    )  # fmt: skip
+    example["workload"] = {"model_params_b": 70, "mode": "train", "batch_size": 1}
+    return example
+
+
+def test_two_node_training_without_nics_is_rejected_for_its_fabric(post_json, example):
+    body = post_json(URL, two_node_training(example)).json()
+    fabric = checks_by_code(body)["fabric"]
+    assert body["verdict"] == "reject"
+    assert fabric["status"] == "fail"
+    assert "no high-speed NICs" in fabric["detail"]
+    assert "8 × ≥ 400 Gb/s" in fabric["fix"]
+
+
+def test_two_node_training_with_a_400g_nic_per_h100_passes_the_fabric(post_json, example):
+    example = two_node_training(example)
+    example["build"].update(nics=8, nic="cx7-ndr-400g-osfp")
+    fabric = checks_by_code(post_json(URL, example).json())["fabric"]
+    assert fabric["status"] == "pass", fabric["detail"]
+
+
+def test_200g_nics_are_too_slow_for_h100(post_json, example):
+    example = two_node_training(example)
+    example["build"].update(nics=8, nic_speed_gbps=200)
+    fabric = checks_by_code(post_json(URL, example).json())["fabric"]
+    assert fabric["status"] == "fail"
+    assert "8 × 200 Gb/s" in fabric["detail"]
+
+
+def test_nic_speed_must_agree_with_the_named_nic(post_json, example):
+    example["build"].update(nics=8, nic="cx7-ndr-400g-osfp", nic_speed_gbps=200)
+    response = post_json(URL, example)
+    assert response.status_code == 400
+    assert "build.nic_speed_gbps" in response.json()["errors"]
+
+
+def test_fp8_on_a800_is_rejected_for_precision(post_json, example):
+    example["workload"]["precision"] = "fp8"
+    body = post_json(URL, example).json()
+    precision = checks_by_code(body)["precision"]
+    assert body["verdict"] == "reject"
+    assert precision["status"] == "fail"
+    assert "Ampere" in precision["detail"] and "Hopper" in precision["detail"]
+
+
+def test_an_answer_with_a_warning_matches_the_documented_schema(post_json, example):
+    from configurator.schemas import EvaluationOut
+
+    example["build"]["gpus_per_socket"] = [5, 3]  # uneven within the maximum: numa warns
+    body = post_json(URL, example).json()
+    assert checks_by_code(body)["numa"]["status"] == "warn"
+    assert checks_by_code(body)["numa"]["fix"]
+    assert body["verdict"] == "accept"
+    assert EvaluationOut.model_validate(body).model_dump() == body

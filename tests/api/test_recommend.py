@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from catalog.models import Gpu
+from catalog.models import Gpu, Nic, Platform
 from configurator.engine.rules import RuleParams
 
 pytestmark = pytest.mark.django_db
@@ -32,8 +32,14 @@ def test_70b_training_gets_priced_accepted_builds_with_bom_and_why(client):
     body = recommend(client, TRAIN_70B)
     assert body["reason"] is None
     assert body["builds"]
-    prices = [item["monthly_price"] for item in body["builds"]]
-    assert prices == sorted(prices), "cheapest first"
+    # Multi-node training on NVSwitch boards first, then the rest; cheapest first in each.
+    nvswitch = {p.slug for p in Platform.objects.filter(nvlink="nvswitch")}
+    order = [
+        (item["build"]["platform"] not in nvswitch, item["monthly_price"])
+        for item in body["builds"]
+    ]
+    assert order == sorted(order)
+    assert not order[0][0], "the top build of a multi-node training job is on NVSwitch boards"
     for item in body["builds"]:
         assert item["evaluation"]["verdict"] == "accept"
         assert item["currency"] == "CNY"
@@ -49,13 +55,15 @@ def test_every_returned_build_is_accepted_when_posted_back(client):
         assert evaluate(client, item["build"], TRAIN_70B)["verdict"] == "accept"
 
 
-def test_multi_node_training_has_a_nic_per_gpu_pair_by_default(client):
+def test_multi_node_training_has_a_nic_per_gpu_by_default(client):
     multi = [b for b in recommend(client, TRAIN_70B)["builds"] if b["build"]["nodes"] > 1]
     assert multi
     for item in multi:
         build = item["build"]
         assert build["nics"] == -(-build["gpu_count"] // RuleParams().gpus_per_nic)
         assert any(line["kind"] == "nic" and line["qty"] == build["nics"] for line in build["bom"])
+        speed = Nic.objects.get(slug=build["nic"]).speed_gbps
+        assert speed >= (400 if build["gpu"].startswith("h100") else 200)
 
 
 def test_gpu_and_count_preferences_are_met(client):
@@ -102,8 +110,9 @@ def test_impossible_workload_gets_an_empty_answer_with_numbers(client):
                               "gpu_count": 8, "gpu": "h100-80g-sxm"})  # fmt: skip
     assert body["builds"] == []
     assert "GB per GPU over 8 GPUs" in body["reason"]
-    assert "80 GB" in body["reason"]
-    assert "at least 16" in body["reason"]
+    assert "80 GiB" in body["reason"]
+    # 16 hold it within the usable 77.31 GB (90 % of 80 GiB) of each card: 2 whole HGX nodes.
+    assert "at least 16 × NVIDIA H100 80GB SXM5 (2 nodes of 8)" in body["reason"]
 
 
 def test_workload_beyond_the_largest_build_is_explained(client):
@@ -164,7 +173,8 @@ def test_limit_holds_even_when_several_recipes_match(client):
 
 
 def test_recipe_follows_a_renamed_catalog_part(client):
-    workload = {"model_params_b": 7, "mode": "infer", "batch_size": 64}
+    # Two L20 as two replicas: S1's 2–4 GPUs on its platform.
+    workload = {"model_params_b": 7, "mode": "infer", "batch_size": 32}
     assert "S1" in {item["scenario"] for item in recommend(client, workload)["builds"]}
     gpu = Gpu.objects.get(slug="l20")
     gpu.slug = "nvidia-l20-48g"

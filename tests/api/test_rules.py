@@ -12,9 +12,9 @@ pytestmark = pytest.mark.django_db
 URL = "/api/v1/rules"
 API_KEYS = {
     "threads_per_gpu_min": 6, "threads_per_gpu_max": 12, "pcie_lanes_per_gpu": 16,
-    "memory_vram_ratio_min": 1.2, "memory_floor_gb_8gpu": 512, "gpus_per_socket_max": 4,
+    "memory_vram_ratio_min": 1.2, "memory_floor_gb_8gpu": 512, "gpus_per_socket_max": 5,
     "psu_floor_w_4gpu": 2000, "psu_floor_w_8gpu": 3600, "cpu_base_ghz_min": 2.4,
-    "small_batch_max": 16, "balance_score_min": 85,
+    "small_batch_max": 16, "balance_score_min": 85, "gpu_memory_usable_fraction": 0.9,
 }  # fmt: skip
 
 

@@ -4,6 +4,8 @@ import json
 
 import pytest
 
+from configurator.models import RuleProfile, RuleSetVersion
+
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/sizing"
 API_EXAMPLE = {
@@ -52,6 +54,47 @@ def test_bad_workload_is_400_naming_the_field(client, workload, path):
     response = size(client, workload)
     assert response.status_code == 400
     assert path in response.json()["errors"]
+
+
+def test_named_gpu_answer_shows_need_usable_and_card_memory_with_units(client):
+    body = size(client, {"model_params_b": 8, "mode": "infer", "gpu": "l20"}).json()
+    assert body["gpu_memory_gib"] == 48
+    assert body["card_gb"] == pytest.approx(51.54, abs=0.01)
+    assert body["usable_fraction"] == 0.9
+    assert body["usable_gb"] == pytest.approx(46.38, abs=0.01)
+    assert "10^9 bytes" in body["unit"] and "GiB" in body["unit"]
+
+
+def test_llama3_8b_at_batch_64_and_8k_context_is_mostly_kv_cache(client):
+    """Chunked prefill and last-token logits: activations stay small, the KV cache dominates."""
+    workload = {
+        "model_params_b": 8, "mode": "infer", "batch_size": 64, "context_length": 8192,
+        "gpu_count": 4,
+    }  # fmt: skip
+    breakdown = size(client, workload).json()["breakdown"]
+    assert breakdown["kv_cache"] == pytest.approx(68.72, abs=0.01)
+    assert breakdown["activations"] < 1
+    assert breakdown["kv_cache"] > 60 * breakdown["activations"]
+
+
+def test_a_profile_with_a_larger_usable_share_needs_fewer_gpus(client):
+    profile = RuleProfile.objects.create(slug="tight", name="Tight")
+    RuleSetVersion.objects.create(
+        profile=profile, version=1, parameters={"gpu_memory_usable_fraction": 1.0}
+    )
+    workload = {"model_params_b": 70, "mode": "infer", "gpu": "l20", "batch_size": 1}
+    body = json.dumps({"workload": workload, "profile": "tight"})
+    tight = client.post(URL, body, content_type="application/json").json()
+    default = size(client, workload).json()
+    assert tight["usable_gb"] > default["usable_gb"]
+    assert tight["gpus_needed"] <= default["gpus_needed"]
+
+
+def test_unknown_profile_is_400(client):
+    body = json.dumps({"workload": {"model_params_b": 7, "mode": "infer"}, "profile": "nope"})
+    response = client.post(URL, body, content_type="application/json")
+    assert response.status_code == 400
+    assert "profile" in response.json()["errors"]
 
 
 @pytest.mark.parametrize(

@@ -15,11 +15,11 @@ pytestmark = pytest.mark.django_db
 
 GPU_COLUMNS = (
     "slug,name,vendor,source_url,monthly_price,price_is_placeholder,offered,notes,memory_gb,"
-    "memory_type,tdp_w,pcie_gen,form_factor,nvlink_gbps,ecc,gpu_class"
+    "memory_type,tdp_w,pcie_gen,form_factor,nvlink_gbps,ecc,gpu_class,architecture"
 )
 L40S_ROW = (
     "l40s-test,NVIDIA L40S 48GB,NVIDIA,https://www.nvidia.com/en-us/data-center/l40s/,2200,1,1,,"
-    "48,GDDR6,350,4,pcie,0,1,datacenter"
+    "48,GDDR6,350,4,pcie,0,1,datacenter,ada"
 )
 
 

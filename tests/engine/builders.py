@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from configurator.engine.build import Build, Cpu, FormFactor, Gpu
+from configurator.engine.build import Architecture, Build, Cpu, FormFactor, Gpu
 from configurator.engine.pcie import even_split
 
 
@@ -117,6 +117,7 @@ def rtx_4090() -> Gpu:
         memory_gb=24,
         tdp_w=450,
         pcie_gen=4,
+        architecture=Architecture.ADA,
         ecc=False,
         datacenter=False,
         memory_type="GDDR6X",
@@ -124,7 +125,15 @@ def rtx_4090() -> Gpu:
 
 
 def l20() -> Gpu:
-    return Gpu(slug="l20", name="L20", memory_gb=48, tdp_w=275, pcie_gen=4, memory_type="GDDR6")
+    return Gpu(
+        slug="l20",
+        name="L20",
+        memory_gb=48,
+        tdp_w=275,
+        pcie_gen=4,
+        architecture=Architecture.ADA,
+        memory_type="GDDR6",
+    )
 
 
 def a800_pcie() -> Gpu:
@@ -134,6 +143,7 @@ def a800_pcie() -> Gpu:
         memory_gb=80,
         tdp_w=300,
         pcie_gen=4,
+        architecture=Architecture.AMPERE,
         nvlink_gbps=400,
         memory_type="HBM2e",
     )
@@ -146,6 +156,7 @@ def a800_sxm() -> Gpu:
         memory_gb=80,
         tdp_w=400,
         pcie_gen=4,
+        architecture=Architecture.AMPERE,
         form_factor=FormFactor.SXM,
         nvlink_gbps=400,
         memory_type="HBM2e",
@@ -159,6 +170,7 @@ def h100_sxm() -> Gpu:
         memory_gb=80,
         tdp_w=700,
         pcie_gen=5,
+        architecture=Architecture.HOPPER,
         form_factor=FormFactor.SXM,
         nvlink_gbps=900,
         memory_type="HBM3",
@@ -200,8 +212,8 @@ def s2(memory_gb: int = 768, **changes: object) -> Build:
 
 
 def s3(memory_gb: int = 1024, **changes: object) -> Build:
-    """Recipe S3: 8 × H100 SXM on 2 × EPYC 9754, 1 TB DDR5 (domain.md §3)."""
-    return replace(node(epyc_9754(), h100_sxm(), 8, memory_gb, psu_watts=9000), **changes)
+    """Recipe S3: 8 × H100 SXM on 2 × EPYC 9754, 1 TB DDR5 (domain.md §3), 4 × 3000 W usable."""
+    return replace(node(epyc_9754(), h100_sxm(), 8, memory_gb, psu_watts=12000), **changes)
 
 
 def legacy_e5(gpu_count: int = 8, **changes: object) -> Build:

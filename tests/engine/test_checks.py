@@ -11,14 +11,17 @@ import math
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from configurator.engine import checks
 from configurator.engine.build import Build, FinetuneMethod, Mode, Workload
-from configurator.engine.evaluate import Verdict, evaluate
-from configurator.engine.findings import CHECK_CODES, PITFALL_CODES, Status
+from configurator.engine.evaluate import CHECK_CODES, Verdict, evaluate
+from configurator.engine.fabric import nic_requirement
+from configurator.engine.findings import Status
 from configurator.engine.power import power_budget
 from configurator.engine.rules import RuleParams
-from configurator.engine.sizing import size_workload
+from configurator.engine.sizing import card_gb, gpus_needed, size_workload, usable_gb
 from tests.engine.builders import (
     a800_pcie,
     a800_sxm,
@@ -54,7 +57,7 @@ def status(check: checks.Check, build: Build, workload: Workload | None = None) 
 
 
 def single_socket_8_gpu() -> Build:
-    return node(epyc_9754(), h100_sxm(), 8, 1024, psu_watts=9000, cpu_count=1)
+    return node(epyc_9754(), h100_sxm(), 8, 1024, psu_watts=12000, cpu_count=1)
 
 
 BUILDS_AND_FAILURES = [
@@ -93,7 +96,7 @@ def test_s2_with_512_gb_is_rejected_for_p3_only() -> None:
     """
     evaluation = evaluate(s2(memory_gb=512), RULES)
     assert evaluation.pitfalls == ("P3",)
-    p3 = evaluation.checks[PITFALL_CODES.index("P3")]
+    p3 = evaluation.checks[CHECK_CODES.index("P3")]
     assert "768 GB" in p3.detail
     assert f"{RULES.memory_vram_ratio_min} × 640 GB VRAM" in p3.detail
     assert "512 GB" in p3.detail
@@ -277,18 +280,20 @@ def test_p4_fix_spreads_more_gpus_than_two_sockets_hold_over_nodes() -> None:
     ("cpu_count", "split", "expected"),
     [
         pytest.param(2, (4, 4), "pass", id="4 + 4"),
-        pytest.param(2, (4, 3), "pass", id="4 + 3 differs by one"),
-        pytest.param(2, (4, 2), "fail", id="4 + 2 uneven"),
-        pytest.param(2, (5, 3), "fail", id="5 + 3 over the maximum"),
+        pytest.param(2, (5, 5), "pass", id="5 + 5 even, at the maximum"),
+        pytest.param(2, (5, 4), "pass", id="5 + 4 differs by one"),
+        pytest.param(2, (5, 3), "warn", id="5 + 3 uneven within the maximum"),
+        pytest.param(2, (4, 2), "warn", id="4 + 2 uneven"),
+        pytest.param(2, (6, 2), "fail", id="6 + 2 over the maximum"),
         pytest.param(1, (4,), "fail", id="one socket: the baseline is dual-socket"),
-        pytest.param(1, (5,), "fail", id="one socket over the maximum"),
+        pytest.param(1, (6,), "fail", id="one socket over the maximum"),
     ],
 )
 def test_numa_wants_an_even_split_within_the_maximum(
     cpu_count: int, split: tuple[int, ...], expected: str
 ) -> None:
-    # The table is written for the default maximum of 4 GPUs per socket.
-    assert RULES.gpus_per_socket_max == 4
+    # The table is written for the default maximum of 5 GPUs per socket (P4 at 6 or more).
+    assert RULES.gpus_per_socket_max == 5
     build = s2(cpu_count=cpu_count, gpu_count=sum(split), gpus_per_socket=split)
     assert status(checks.numa_affinity, build) == expected
 
@@ -370,10 +375,12 @@ def test_p7_floor_governs_a_low_power_4_gpu_node() -> None:
 
 
 def test_p7_fix_names_the_missing_watts() -> None:
+    """(5600 + 720 + 240 + 200 + 8 × 259 HGX) = 8832 W × 1.1 = 9716 W; 6000 W is 3716 short."""
     finding = checks.psu_undersized(s3(psu_watts=6000), None, RULES)
-    assert "8472 W" in finding.fix
-    assert "+2472 W" in finding.fix
+    assert "9716 W" in finding.fix
+    assert "+3716 W" in finding.fix
     assert "8 × 700 W GPUs" in finding.detail
+    assert "2272 W board, fans, HGX" in finding.detail
 
 
 # P8: base clock for small-batch inference --------------------------------------------------
@@ -499,14 +506,22 @@ LORA_7B = Workload(7, Mode.FINETUNE, batch_size=4, finetune_method=FinetuneMetho
 TRAIN_34B = Workload(34, Mode.TRAIN, batch_size=2)
 TRAIN_175B = Workload(175, Mode.TRAIN, batch_size=1)
 
+
+def s3_fabric(**changes: object) -> Build:
+    """S3 on its HGX board (4 PCIe switch uplinks) with one 400G NIC per H100."""
+    fabric = {"pcie_switch_uplinks": 4, "nics": 8, "nic_speed_gbps": 400, "nic_lanes": 16}
+    return s3(**{**fabric, **changes})
+
+
 RECIPES_WITH_WORKLOADS = [
     pytest.param(s1(), LORA_7B, set(), id="S1 LoRA fine-tuning of 7B"),
     pytest.param(s1(), SMALL_BATCH, {"P8"}, id="S1 small-batch inference: base clock"),
     pytest.param(s2(memory_gb=512), TRAIN_34B, {"P3", "memory"}, id="S2 512 GB, 34B training"),
     pytest.param(s2(), TRAIN_34B, set(), id="S2 768 GB, 34B training"),
     pytest.param(s2(nvlink=False), TRAIN_34B, {"P5"}, id="S2 without NVLink, 34B training"),
-    pytest.param(s3(nodes=5), TRAIN_175B, set(), id="S3 × 5 nodes, 175B training"),
-    pytest.param(s3(nodes=4), TRAIN_175B, {"capacity"}, id="S3 × 4 nodes, 175B training"),
+    pytest.param(s3_fabric(nodes=6), TRAIN_175B, set(), id="S3 × 6 nodes, 175B training"),
+    pytest.param(s3_fabric(nodes=5), TRAIN_175B, {"capacity"}, id="S3 × 5 nodes, 175B training"),
+    pytest.param(s3(nodes=6), TRAIN_175B, {"fabric"}, id="S3 × 6 nodes without NICs"),
 ]
 
 
@@ -540,23 +555,247 @@ def _with_gpu_memory(build: Build, memory_gb: int) -> Build:
     return replace(build, gpu=replace(build.gpu, memory_gb=memory_gb))
 
 
-def test_capacity_passes_when_the_gpu_holds_the_per_gpu_need_and_fails_below() -> None:
-    build = s3(nodes=5)
+def test_capacity_passes_when_the_usable_memory_holds_the_need_and_fails_below() -> None:
+    """Each GPU may fill 90 % of its memory; the maker's GB are GiB (2³⁰ bytes)."""
+    build = s3(nodes=6)
     need = size_workload(TRAIN_175B, gpu_count=build.gpu_count * build.nodes).per_gpu_gb
-    assert not need.is_integer()
-    fits = _with_gpu_memory(build, math.ceil(need))
-    short = _with_gpu_memory(build, math.floor(need))
-    assert status(checks.gpu_memory_capacity, fits, TRAIN_175B) == "pass"
+    fits = math.ceil(need / (card_gb(1) * RULES.gpu_memory_usable_fraction))
+    assert (
+        usable_gb(fits - 1, RULES.gpu_memory_usable_fraction)
+        < need
+        <= usable_gb(fits, RULES.gpu_memory_usable_fraction)
+    )
+    assert status(checks.gpu_memory_capacity, _with_gpu_memory(build, fits), TRAIN_175B) == "pass"
+    short = _with_gpu_memory(build, fits - 1)
     assert status(checks.gpu_memory_capacity, short, TRAIN_175B) == "fail"
+
+
+def test_capacity_never_plans_a_card_full() -> None:
+    """A need at 95 % of the card fails at the default 90 %, passes at a profile's 100 %."""
+    build = s3(nodes=6)
+    need = size_workload(TRAIN_175B, gpu_count=48).per_gpu_gb
+    memory = math.ceil(need / card_gb(1) / 0.95)
+    tight = _with_gpu_memory(build, memory)
+    assert checks.gpu_memory_capacity(tight, TRAIN_175B, RULES).status is Status.FAIL
+    full = replace(RULES, gpu_memory_usable_fraction=1.0)
+    assert checks.gpu_memory_capacity(tight, TRAIN_175B, full).status is Status.PASS
+
+
+def test_capacity_states_need_usable_and_card_memory_with_their_units() -> None:
+    finding = checks.gpu_memory_capacity(s3_fabric(nodes=6), TRAIN_175B, RULES)
+    assert finding.status is Status.PASS
+    assert "may fill 77.31 GB (90% of its 80 GiB = 85.9 GB)" in finding.detail
+    assert finding.numbers["usable_gb"] == 77.31
 
 
 def test_capacity_counts_every_node_and_says_how_many_gpus_fit() -> None:
     finding = checks.gpu_memory_capacity(s3(nodes=4), TRAIN_175B, RULES)
     assert finding.status is Status.FAIL
     assert "over 32 GPUs (4 nodes)" in finding.detail
-    assert finding.numbers["gpus_fitting"] == 40
-    assert "at least 40 × H100 80GB SXM5 (5 nodes of 8)" in finding.fix
+    fewest = finding.numbers["gpus_fitting"]
+    assert fewest == gpus_needed(TRAIN_175B, usable_gb(80, RULES.gpu_memory_usable_fraction), 1024)
+    nodes = math.ceil(fewest / 8)
+    assert f"at least {fewest} × H100 80GB SXM5 ({nodes} nodes of 8)" in finding.fix
+    assert "8 × ≥ 400 Gb/s NICs per node" in finding.fix
+
+
+def test_capacity_fix_passes_when_applied() -> None:
+    """The fix's node count, with the NICs it names, is accepted on capacity and fabric."""
+    finding = checks.gpu_memory_capacity(s3(nodes=4), TRAIN_175B, RULES)
+    nodes = math.ceil(finding.numbers["gpus_fitting"] / 8)
+    fixed = s3_fabric(nodes=nodes)
+    assert evaluate(fixed, RULES, TRAIN_175B).verdict is Verdict.ACCEPT
 
 
 def test_capacity_needs_a_workload() -> None:
     assert status(checks.gpu_memory_capacity, s3()) == "na"
+
+
+# P5 for full-parameter training only; precision; fabric ------------------------------------
+
+
+@pytest.mark.parametrize("method", [FinetuneMethod.LORA, FinetuneMethod.QLORA])
+def test_p5_passes_lora_and_qlora_with_a_note(method: FinetuneMethod) -> None:
+    build = node(xeon_gold_6530(), rtx_4090(), 8, 512, psu_watts=6000)
+    workload = Workload(70, Mode.FINETUNE, finetune_method=method)
+    finding = checks.training_without_nvlink(build, workload, RULES)
+    assert finding.status is Status.PASS
+    assert "only the adapters' gradients" in finding.detail
+
+
+def test_p5_fails_full_fine_tuning_of_a_large_model_without_nvlink() -> None:
+    build = node(xeon_gold_6530(), rtx_4090(), 8, 512, psu_watts=6000)
+    workload = Workload(70, Mode.FINETUNE, finetune_method=FinetuneMethod.FULL)
+    finding = checks.training_without_nvlink(build, workload, RULES)
+    assert finding.status is Status.FAIL
+    assert "full fine-tuning" in finding.detail
+    assert "LoRA" in finding.fix
+
+
+@pytest.mark.parametrize(
+    ("gpu", "precision", "expected"),
+    [
+        pytest.param(a800_sxm(), "fp8", "fail", id="FP8 on Ampere A800"),
+        pytest.param(h100_sxm(), "fp8", "pass", id="FP8 on Hopper H100"),
+        pytest.param(l20(), "fp8", "pass", id="FP8 on Ada L20"),
+        pytest.param(rtx_4090(), "fp8", "pass", id="FP8 on Ada RTX 4090"),
+        pytest.param(a800_sxm(), "bf16", "pass", id="BF16 on Ampere"),
+        pytest.param(a800_sxm(), "int4", "pass", id="weight-only INT4 on Ampere"),
+    ],
+)
+def test_precision_against_the_gpu_architecture(gpu, precision: str, expected: str) -> None:
+    build = node(xeon_gold_6530(), gpu, 8, 1024, psu_watts=12000)
+    workload = Workload(7, Mode.INFER, precision=precision)
+    assert status(checks.precision_supported, build, workload) == expected
+
+
+def test_precision_fix_names_a_format_and_gpus_that_run_it() -> None:
+    workload = Workload(7, Mode.INFER, precision="fp8")
+    finding = checks.precision_supported(s2(), workload, RULES)
+    assert "bf16" in finding.fix and "H100" in finding.fix
+    assert checks.precision_supported(s2(), None, RULES).status is Status.NA
+
+
+@pytest.mark.parametrize(
+    ("build", "workload", "expected"),
+    [
+        pytest.param(s3(), TRAIN_175B, "na", id="one node"),
+        pytest.param(s3(nodes=2), Workload(70, Mode.INFER), "na", id="inference"),
+        pytest.param(s3(nodes=2), None, "na", id="no workload"),
+        pytest.param(s3(nodes=2), TRAIN_175B, "fail", id="two nodes, no NICs"),
+        pytest.param(s3_fabric(nodes=2), TRAIN_175B, "pass", id="one 400G NIC per H100"),
+        pytest.param(s3_fabric(nodes=2, nics=4), TRAIN_175B, "fail", id="one NIC per pair"),
+        pytest.param(s3_fabric(nodes=2, nic_speed_gbps=200), TRAIN_175B, "fail", id="200G"),
+        pytest.param(s3_fabric(nodes=2, nic_speed_gbps=0), TRAIN_175B, "fail", id="speed unknown"),
+        pytest.param(s2(nodes=2, nics=8, nic_speed_gbps=200), TRAIN_34B, "pass", id="A800 200G"),
+        pytest.param(
+            s1(nodes=2),
+            Workload(7, Mode.FINETUNE, finetune_method=FinetuneMethod.LORA),
+            "fail",
+            id="LoRA over two nodes still exchanges gradients",
+        ),
+    ],
+)
+def test_fabric_for_multi_node_training(build: Build, workload, expected: str) -> None:
+    assert status(checks.multi_node_fabric, build, workload) == expected
+
+
+def test_fabric_share_comes_from_the_profile() -> None:
+    pairs = replace(RULES, gpus_per_nic=2)
+    finding = checks.multi_node_fabric(s3_fabric(nodes=2, nics=4), TRAIN_175B, pairs)
+    assert finding.status is Status.PASS
+
+
+def test_fabric_fix_on_a_direct_board_says_when_the_lanes_do_not_hold_the_nics() -> None:
+    """8 GPUs and 8 NICs direct to 2 × 6530 need 256 lanes of 160: the fix must say so."""
+    build = node(xeon_gold_6530(), a800_pcie(), 8, 1024, psu_watts=6000, nodes=2)
+    finding = checks.multi_node_fabric(build, TRAIN_34B, RULES)
+    assert finding.status is Status.FAIL
+    assert "PCIe-switch board" in finding.fix
+    assert "256 lanes" in finding.fix and "160" in finding.fix
+    assert "4 GPUs per node with 4 NICs" in finding.fix
+    fewer = node(xeon_gold_6530(), a800_pcie(), 4, 512, psu_watts=6000, nodes=4)
+    fitted = replace(fewer, nics=4, nic_speed_gbps=200)
+    assert checks.pcie_lane_budget(fitted, None, RULES).status is Status.PASS
+    assert checks.multi_node_fabric(fitted, TRAIN_34B, RULES).status is Status.PASS
+
+
+# Fixes propose changes that pass --------------------------------------------------------------
+
+
+def test_lane_fix_never_offers_a_platform_smaller_than_the_need() -> None:
+    """8 GPUs + 8 NICs + 8 NVMe need 288 lanes: no two-socket platform gives that many."""
+    build = node(xeon_gold_6530(), a800_pcie(), 8, 1024, psu_watts=8000, nics=8, nvme=8)
+    finding = checks.pcie_lane_budget(build, None, RULES)
+    assert finding.status is Status.FAIL
+    assert "288 lanes needed" in finding.detail
+    assert "a platform with ≥" not in finding.fix
+    assert "no two-socket platform gives 288 lanes" in finding.fix
+    assert "PCIe-switch board" in finding.fix
+    assert "split the 8 GPUs over 2 nodes of 4" in finding.fix
+    split = replace(build, gpu_count=4, gpus_per_socket=(2, 2), nics=4, nodes=2)
+    assert checks.pcie_lane_budget(split, None, RULES).status is Status.PASS
+
+
+def test_lane_fix_names_a_platform_when_one_holds_the_need() -> None:
+    finding = checks.pcie_lane_budget(legacy_e5(), None, RULES)
+    assert "a platform with ≥ 128 usable lanes" in finding.fix
+    assert "Xeon Gold 6530 (Gen5, 160 lanes)" in finding.fix
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        pytest.param(legacy_e5(memory_ecc=False, numa_binding=False), id="legacy E5, everything"),
+        pytest.param(s2(gpus_per_socket=(6, 2), memory_gb=512), id="S2 6 + 2, 512 GB"),
+        pytest.param(s3(psu_watts=3600, nodes=2), id="S3 on the floor, two nodes"),
+    ],
+)
+def test_no_text_shows_an_internal_code(build: Build) -> None:
+    internal = ("psu_bays", "gpus_per_socket_max", "nic_speed", "rated_power", "pcie_lanes_per")
+    for finding in evaluate(build, RULES, TRAIN_34B).checks:
+        for text in (finding.detail, finding.fix):
+            assert not any(code in text for code in internal), (finding.code, text)
+
+
+# Properties: a fix, applied, passes its own check -------------------------------------------
+
+GPUS = [rtx_4090(), l20(), a800_pcie(), a800_sxm(), h100_sxm()]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    gpu=st.sampled_from(GPUS),
+    params=st.sampled_from([7, 13, 34, 70, 175, 405]),
+    mode=st.sampled_from([Mode.TRAIN, Mode.INFER]),
+    batch=st.sampled_from([1, 4, 32]),
+)
+def test_capacity_fix_applied_passes_capacity_and_fabric(gpu, params, mode, batch) -> None:
+    build = node(xeon_gold_6530(), gpu, 8, 2048, psu_watts=20_000)
+    workload = Workload(params, mode, batch_size=batch)
+    finding = checks.gpu_memory_capacity(build, workload, RULES)
+    if finding.status is Status.PASS or "gpus_fitting" not in finding.numbers:
+        return
+    nodes = math.ceil(finding.numbers["gpus_fitting"] / build.gpu_count)
+    need = nic_requirement(gpu, RULES)
+    fixed = replace(
+        build, nodes=nodes, nics=need.nics_for(8), nic_speed_gbps=need.speed_gbps_min,
+        pcie_switch_uplinks=4,
+    )  # fmt: skip
+    assert checks.gpu_memory_capacity(fixed, workload, RULES).status is Status.PASS
+    assert checks.multi_node_fabric(fixed, workload, RULES).status is not Status.FAIL
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    gpu=st.sampled_from(GPUS),
+    gpus=st.sampled_from([2, 4, 8]),
+    nodes=st.integers(2, 8),
+    nics=st.integers(0, 8),
+    speed=st.sampled_from([0, 100, 200, 400]),
+)
+def test_fabric_fix_applied_passes_fabric(gpu, gpus, nodes, nics, speed) -> None:
+    build = node(xeon_gold_6530(), gpu, gpus, 2048, nodes=nodes, nics=nics, nic_speed_gbps=speed)
+    finding = checks.multi_node_fabric(build, TRAIN_34B, RULES)
+    if finding.status is not Status.FAIL:
+        return
+    need = nic_requirement(gpu, RULES)
+    fixed = replace(build, nics=need.nics_for(gpus), nic_speed_gbps=need.speed_gbps_min)
+    assert checks.multi_node_fabric(fixed, TRAIN_34B, RULES).status is Status.PASS
+    assert f"{need.nics_for(gpus)} × ≥ {need.speed_gbps_min} Gb/s" in finding.fix
+
+
+def test_p7_fix_proposes_fewer_gpus_when_the_platforms_bays_cannot_hold_the_need() -> None:
+    """4 bays × 2000 W cannot feed 8 × H100 SXM: the fix must not ask for PSUs that won't fit."""
+    build = s3(psu_watts=6000, platform_psu_w=8000)
+    finding = checks.psu_undersized(build, None, RULES)
+    assert finding.status is Status.FAIL
+    assert "bays hold at most 8000 W" in finding.fix
+    assert "4 GPUs per node over 2 nodes" in finding.fix
+    fewer = s3(gpu_count=4, gpus_per_socket=(2, 2), psu_watts=8000, platform_psu_w=8000)
+    assert checks.psu_undersized(fewer, None, RULES).status is Status.PASS
+
+
+def test_p7_fix_asks_for_psus_when_the_bays_hold_them() -> None:
+    finding = checks.psu_undersized(s3(psu_watts=6000, platform_psu_w=18000), None, RULES)
+    assert finding.fix.startswith("fit PSUs giving ≥ 9716 W usable")

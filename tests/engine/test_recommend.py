@@ -9,15 +9,20 @@ from hypothesis import strategies as st
 from configurator.engine.build import FormFactor, MemoryModule, Mode, Nic, Platform, Psu, Workload
 from configurator.engine.catalog import Catalog
 from configurator.engine.evaluate import Verdict, evaluate
+from configurator.engine.fabric import nic_requirement
 from configurator.engine.recommend import (
     Scenario,
     cheapest_memory,
     cheapest_psus,
-    layout,
+    rank_key,
     recommend,
     socket_split,
 )
+from configurator.engine.recommend.search import Search, complete, fewest_gpus
+from configurator.engine.registry import REGISTRY, CheckKind, RegisteredCheck
 from configurator.engine.rules import RuleParams
+from configurator.engine.shapes import data_parallel, replica_gb
+from configurator.engine.sizing import size_workload, usable_gb
 from tests.engine import builders
 
 RULES = RuleParams()
@@ -55,7 +60,10 @@ CATALOG = Catalog(
     ),
     memory=DIMMS,
     psus=PSUS,
-    nics=(Nic("cx7", "ConnectX-7", 400, 5, 16, 25, 900.0),),
+    nics=(
+        Nic("cx7", "ConnectX-7", 400, 5, 16, 25, 900.0),
+        Nic("cx6", "ConnectX-6", 200, 4, 16, 20, 500.0),
+    ),
     platforms=(
         platform("icx-4gpu", "LGA4189", (2, 2), monthly_price=1800.0, psu_bays=2),
         platform("spr-10gpu", "LGA4677", (5, 5), monthly_price=3500.0),
@@ -69,32 +77,11 @@ CATALOG = Catalog(
             psu_bays=6,
             pcie_switch_uplinks=4,
             dimm_slots_per_socket=12,
+            nic_slots=10,
             monthly_price=5000.0,
         ),
     ),
 )
-
-
-@pytest.mark.parametrize(
-    ("total", "slots", "exact", "expected"),
-    [
-        (8, (5, 5), False, (1, 8, (4, 4))),
-        (3, (5, 5), False, (1, 3, (2, 1))),
-        (12, (4, 4), False, (2, 6, (3, 3))),
-        (9, (4, 4), False, (2, 5, (3, 2))),
-        (9, (4, 4), True, (3, 3, (2, 1))),
-        (8, (8,), False, (2, 4, (4,))),
-    ],
-)
-def test_layout_uses_the_fewest_identical_nodes(total, slots, exact, expected):
-    plan = layout(total, platform("p", "X", slots), RULES, exact=exact)
-    assert (plan.nodes, plan.per_node, plan.split) == expected
-    assert max(plan.split) <= RULES.gpus_per_socket_max
-
-
-def test_exact_prime_count_spreads_over_as_many_nodes_as_it_must():
-    plan = layout(7, platform("p", "X", (2, 2)), RULES, exact=True)
-    assert (plan.nodes, plan.per_node) == (7, 1)
 
 
 def test_socket_split_respects_each_sockets_slots():
@@ -140,12 +127,12 @@ def test_cheapest_distinct_drops_a_pricier_identical_part_only():
     assert {g.slug for g in distinct.gpus} == {"l20", "l20-c"}
 
 
-def test_recommendations_are_accepted_priced_and_cheapest_first():
+def test_recommendations_are_accepted_priced_and_ranked():
     workload = Workload(13, Mode.FINETUNE, batch_size=4)
     found = recommend(workload, CATALOG, RULES)
     assert found.builds and found.reason is None
-    prices = [item.monthly_price for item in found.builds]
-    assert prices == sorted(prices)
+    keys = [rank_key(item) for item in found.builds]
+    assert keys == sorted(keys)
     for item in found.builds:
         assert evaluate(item.build, RULES, workload).verdict == Verdict.ACCEPT
         per_node = sum(line.qty * line.monthly_price for line in item.bom)
@@ -160,29 +147,45 @@ def test_one_build_per_gpu_type():
 
 def test_training_without_nvlink_is_not_recommended_for_a_large_model():
     found = recommend(Workload(34, Mode.TRAIN, batch_size=8), CATALOG, RULES)
+    assert found.builds
     assert all(item.build.gpu.has_nvlink for item in found.builds)
 
 
 def test_gpu_preference_and_count_are_met():
     workload = Workload(13, Mode.TRAIN, batch_size=4, gpu="h100-80g-sxm", gpu_count=16)
-    found = recommend(workload, CATALOG, RULES)
-    assert found.builds
-    for item in found.builds:
-        assert item.build.gpu.slug == "h100-80g-sxm"
-        assert item.build.gpu_count * item.build.nodes == 16
-        assert item.build.nics == item.build.gpu_count // RULES.gpus_per_nic
+    (item,) = recommend(workload, CATALOG, RULES).builds
+    assert item.build.gpu.slug == "h100-80g-sxm"
+    assert (item.build.nodes, item.build.gpu_count) == (2, 8), "whole HGX boards"
+    assert item.build.nics == 8 and item.nic.speed_gbps == 400, "one 400G NIC per H100"
 
 
 def test_nothing_fits_says_why_with_numbers():
     workload = Workload(70, Mode.TRAIN, batch_size=8, gpu="h100-80g-sxm", gpu_count=8)
     found = recommend(workload, CATALOG, RULES)
     assert found.builds == ()
-    assert "GB per GPU over 8 GPUs" in found.reason and "80 GB" in found.reason
+    assert "GB per GPU over 8 GPUs" in found.reason
+    assert "77.31 GB usable (90% of the card's 80 GiB)" in found.reason
+
+
+def test_the_limit_on_nodes_is_said_with_the_largest_node_it_allows():
+    workload = Workload(2000, Mode.TRAIN, batch_size=8)
+    reason = recommend(workload, CATALOG, RULES).reason
+    # Nodes of 8: no platform here has PCIe switches for 10, and nodes stay within the limit.
+    assert "16 nodes of 8 GPUs (128 GPUs) is the most a build spans" in reason
+
+
+def test_rejections_are_said_in_the_users_words():
+    # Small-batch inference on a slow-clock CPU only: P8 rejects every candidate.
+    slow = replace(CATALOG, cpus=(CATALOG.find("cpus", "xeon-gold-5318y"),))
+    reason = recommend(Workload(7, Mode.INFER, batch_size=1), slow, RULES).reason
+    assert "CPU base clock too low for small-batch inference (P8)" in reason
+    assert "_" not in reason, "no internal codes"
 
 
 def test_matching_scenario_is_shown_even_when_not_cheapest():
     s3 = Scenario("S3", "100B+ training", frozenset({Mode.TRAIN}), 100, 10000,
-                  ("h100-80g-sxm",), "epyc-9754", "hgx-h100", 1024, "scaling 84%")  # fmt: skip
+                  ("h100-80g-sxm",), "epyc-9754", "hgx-h100", 1024, "scaling 84%",
+                  gpus_min=8, gpus_max=8)  # fmt: skip
     found = recommend(Workload(175, Mode.TRAIN, batch_size=8), CATALOG, RULES, [s3], limit=1)
     pairing = [item for item in found.builds if item.scenario == "S3"]
     assert pairing
@@ -190,43 +193,163 @@ def test_matching_scenario_is_shown_even_when_not_cheapest():
     assert "S3" in pairing[0].why
 
 
-@settings(max_examples=150, deadline=None)
-@given(
-    params=st.floats(min_value=0.1, max_value=400),
+def test_scenario_label_only_on_a_build_of_the_recipes_gpu_count():
+    s1 = Scenario("S1", "light inference", frozenset({Mode.INFER}), 0.1, 34, ("l20",),
+                  "xeon-gold-5318y", "icx-4gpu", 256, "89%", gpus_min=2, gpus_max=4)  # fmt: skip
+    one_gpu = recommend(Workload(7, Mode.INFER, batch_size=32), CATALOG, RULES, [s1])
+    assert all(item.scenario is None for item in one_gpu.builds if item.build.gpu_count == 1)
+    assert not s1.takes(1, 1) and s1.takes(2, 1) and s1.takes(4, 1) and not s1.takes(8, 1)
+    assert not s1.takes(2, 3), "an inference recipe describes one node"
+
+
+WORKLOADS = st.builds(
+    Workload,
+    model_params_b=st.floats(min_value=0.1, max_value=400),
     mode=st.sampled_from(list(Mode)),
-    batch=st.integers(min_value=1, max_value=128),
-    context=st.sampled_from([512, 2048, 8192, 32768]),
+    batch_size=st.integers(min_value=1, max_value=128),
+    context_length=st.sampled_from([512, 2048, 8192, 32768]),
     precision=st.sampled_from(["bf16", "fp16", "fp8", "int8", "int4"]),
 )
-def test_every_recommendation_is_accepted_by_the_engine(params, mode, batch, context, precision):
-    workload = Workload(params, mode, batch_size=batch, context_length=context, precision=precision)
+
+
+@settings(max_examples=150, deadline=None)
+@given(workload=WORKLOADS)
+def test_every_recommendation_is_deployable_and_accepted(workload):
     found = recommend(workload, CATALOG, RULES)
     assert bool(found.builds) != bool(found.reason)
     for item in found.builds:
-        assert evaluate(item.build, RULES, workload).verdict == Verdict.ACCEPT
+        build = item.build
+        evaluation = evaluate(build, RULES, workload)
+        assert evaluation.verdict == Verdict.ACCEPT
+        shape = next(f for f in evaluation.checks if f.code == "shape")
+        assert shape.status == "pass", shape.detail
+        usable = usable_gb(build.gpu.memory_gb, RULES.gpu_memory_usable_fraction)
+        if item.replicas is None:
+            per_gpu = size_workload(workload, build.gpu_count * build.nodes, usable).per_gpu_gb
+        else:
+            replicas = item.replicas
+            assert replicas.size in (1, 2, 4, 8) or replicas.nodes_per_replica > 1
+            assert replicas.count * replicas.size == build.gpu_count * build.nodes
+            per_gpu = replica_gb(workload, replicas.size, replicas.batch, usable)
+        assert per_gpu <= usable, "a card is never planned beyond its usable share"
+        capacity = next(f for f in evaluation.checks if f.code == "capacity")
+        assert capacity.numbers["per_gpu_gb"] <= capacity.numbers["usable_gb"]
+        if build.nodes > 1 and data_parallel(workload):
+            needs = nic_requirement(build.gpu, RULES)
+            assert build.nics * needs.gpus_per_nic >= build.gpu_count
+            assert item.nic.speed_gbps >= needs.speed_gbps_min
+            assert item.platform.nvlink == "nvswitch" or item.tier == 1
+
+
+def test_multi_node_inference_scales_by_replicas_without_a_fabric():
+    # 70B at batch 64 on 24 GB cards: one replica is 8 GPUs; more sequences, more replicas.
+    workload = Workload(70, Mode.INFER, batch_size=64, gpu="rtx-4090")
+    (item,) = recommend(workload, CATALOG, RULES).builds
+    assert item.build.nodes > 1 and item.replicas.count == item.build.nodes
+    assert item.replicas.size == item.build.gpu_count == 8
+    assert item.build.nics == 0 and item.nic is None
+
+
+def test_replica_spans_nodes_only_when_the_weights_exceed_one():
+    workload = Workload(405, Mode.INFER, batch_size=32, gpu="h100-80g-sxm")
+    (item,) = recommend(workload, CATALOG, RULES).builds
+    assert item.replicas.nodes_per_replica == 2 and item.build.gpu_count == 8
+    assert item.build.nics == 8 and item.nic.speed_gbps == 400, "pipeline stages need a fabric"
+
+
+def test_multi_node_training_prefers_nvswitch_boards():
+    found = recommend(Workload(175, Mode.TRAIN, batch_size=8), CATALOG, RULES, limit=3)
+    multi = [item for item in found.builds if item.build.nodes > 1]
+    assert multi[0].platform.nvlink == "nvswitch"
+    assert multi[0].build.gpu_count == 8 and multi[0].build.nics == 8
+    tiers = [item.tier for item in found.builds]
+    assert tiers == sorted(tiers)
 
 
 def test_nic_share_and_node_limit_come_from_the_rules():
     workload = Workload(13, Mode.TRAIN, batch_size=4, gpu="h100-80g-sxm", gpu_count=16)
-    one_per_gpu = replace(RULES, gpus_per_nic=1)
+    one_per_pair = replace(RULES, gpus_per_nic=2)
+    (item,) = recommend(workload, CATALOG, one_per_pair).builds
+    assert (item.build.gpu_count, item.build.nics) == (8, 4)
     hgx = CATALOG.find("platforms", "hgx-h100")
-    (four_slots,) = recommend(workload, CATALOG, one_per_gpu).builds
-    assert (four_slots.build.gpu_count, four_slots.build.nics) == (4, 4), "4 NIC slots"
-    roomy = replace(CATALOG, platforms=(replace(hgx, nic_slots=8),))
-    (item,) = recommend(workload, roomy, one_per_gpu).builds
-    assert item.build.nics == item.build.gpu_count == 8
+    few_slots = replace(CATALOG, platforms=(replace(hgx, nic_slots=4),))
+    assert recommend(workload, few_slots, RULES).builds == (), "8 NICs do not fit 4 slots"
     assert recommend(workload, CATALOG, replace(RULES, recommend_max_nodes=1)).builds == ()
 
 
-def test_multi_node_nodes_hold_no_more_gpus_than_their_nic_slots_serve():
+def test_nics_sit_in_nic_slots_and_the_gpu_slots_a_pcie_node_leaves_empty():
     spr = CATALOG.find("platforms", "spr-10gpu")
     two_nic_slots = replace(CATALOG, platforms=(replace(spr, nic_slots=2),))
     workload = Workload(13, Mode.TRAIN, batch_size=4, gpu="a800-80g-pcie", gpu_count=16)
     (item,) = recommend(workload, two_nic_slots, RULES).builds
-    assert item.build.gpu_count == 2 * RULES.gpus_per_nic  # 4 per node, not 8
-    assert (item.build.nodes, item.build.nics) == (4, 2)
+    # 8 GPUs leave 2 + 2 places for 8 NICs: too few. 4 GPUs leave 2 + 6: enough.
+    assert (item.build.nodes, item.build.gpu_count, item.build.nics) == (4, 4, 4)
+    assert item.nic.speed_gbps >= 200
 
 
 def test_psus_must_fit_the_platforms_bays():
     assert cheapest_psus(3500, 4, PSUS, bay_max_w=2000).psu.rated_w == 2000
     assert cheapest_psus(3500, 2, PSUS, bay_max_w=2000) is None
+
+
+def _exhaustive_best(workload: Workload, catalog: Catalog) -> dict[str, tuple]:
+    """Complete every (GPU, platform, CPU) with no bound: the best accepted build per GPU."""
+    search = Search(workload, catalog, RULES, limit=100, max_nodes=RULES.recommend_max_nodes)
+    best: dict[str, tuple] = {}
+    for gpu in catalog.gpus:
+        fewest = fewest_gpus(workload, gpu, search.usable(gpu), 1000)
+        if fewest is None:
+            continue
+        search.needed[gpu.slug] = fewest
+        for platform in catalog.platforms:
+            if not platform.takes_gpu(gpu):
+                continue
+            plan = search.plan(gpu, platform)
+            if plan is None:
+                continue
+            for cpu in catalog.cpus:
+                if cpu.socket != platform.cpu_socket:
+                    continue
+                item = complete(search, gpu, platform, cpu, plan, float("inf"))
+                if item is not None and (
+                    gpu.slug not in best or rank_key(item) < best[gpu.slug][0]
+                ):
+                    best[gpu.slug] = (rank_key(item), platform.slug, cpu.slug)
+    return best
+
+
+@settings(max_examples=40, deadline=None)
+@given(workload=WORKLOADS)
+def test_pruned_search_finds_the_exhaustive_best_of_every_gpu(workload):
+    found = recommend(workload, CATALOG, RULES, limit=len(CATALOG.gpus))
+    pruned = {
+        item.build.gpu.slug: (rank_key(item), item.platform.slug, item.build.cpu.slug)
+        for item in found.builds
+    }
+    exhaustive = _exhaustive_best(workload, CATALOG)
+    assert {gpu: key[0][:2] for gpu, key in pruned.items()} == {
+        gpu: key[0][:2] for gpu, key in exhaustive.items()
+    }
+
+
+def test_a_cpu_side_check_in_the_registry_is_used_by_the_search(monkeypatch):
+    def no_epyc(build, workload, rules):
+        from configurator.engine.findings import Finding, Status
+
+        status = Status.FAIL if "EPYC" in build.cpu.name else Status.PASS
+        return Finding("no_epyc", status, "No EPYC", "无 EPYC", "test")
+
+    registered = RegisteredCheck(
+        "no_epyc", no_epyc, REGISTRY.entry("P1"), CheckKind.WORKLOAD, cpu_side=True
+    )
+    monkeypatch.setitem(REGISTRY._checks, "no_epyc", registered)
+    workload = Workload(175, Mode.TRAIN, batch_size=8, gpu="h100-80g-sxm")
+    found = recommend(workload, CATALOG, RULES)
+    assert found.builds == ()  # the only H100 board takes EPYC alone
+    assert "no_epyc" not in found.reason or "No EPYC" in found.reason
+    search = Search(workload, CATALOG, RULES, limit=5, max_nodes=16)
+    search.needed["h100-80g-sxm"] = 48
+    hgx, h100 = CATALOG.find("platforms", "hgx-h100"), CATALOG.find("gpus", "h100-80g-sxm")
+    plan = search.plan(h100, hgx)
+    assert complete(search, h100, hgx, CATALOG.find("cpus", "epyc-9754"), plan, 1e12) is None
+    assert search.explored == 0 and search.rejections["no_epyc"] == 1, "dropped before evaluate"

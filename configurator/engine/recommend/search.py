@@ -1,0 +1,457 @@
+"""Branch and bound over GPUs, platforms and CPUs for the cheapest accepted build of each GPU.
+
+The search is not the cartesian product: GPUs are visited cheapest first, platforms and CPUs
+in price order, and a branch stops as soon as a lower bound of its price exceeds the best build
+already found for that GPU or the `limit`-th best overall. The guide's recipes (scenarios) are
+completed first, so they seed the bounds and are named in the answer.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from functools import partial
+
+from configurator.engine.build import Build, Cpu, Gpu, Nic, Platform, Workload
+from configurator.engine.catalog import Catalog
+from configurator.engine.evaluate import Verdict, evaluate
+from configurator.engine.fabric import nic_requirement
+from configurator.engine.findings import Status
+from configurator.engine.memory import memory_requirement
+from configurator.engine.power import power_budget
+from configurator.engine.recommend.explain import Rejection, explain, no_build_reason
+from configurator.engine.recommend.layouts import (
+    Layout,
+    arrange,
+    deploy,
+    fabric_sizes,
+    platform_node_sizes,
+    served,
+)
+from configurator.engine.recommend.parts import (
+    MemoryChoice,
+    PsuChoice,
+    cheapest_memory,
+    cheapest_nic,
+    cheapest_psus,
+)
+from configurator.engine.recommend.results import (
+    Line,
+    Recommendation,
+    Recommendations,
+    Scenario,
+    rank_key,
+)
+from configurator.engine.registry import REGISTRY
+from configurator.engine.rules import RuleParams
+from configurator.engine.shapes import (
+    Deployment,
+    data_parallel,
+    fewest_replicas,
+    weights_gb,
+)
+from configurator.engine.sizing import gpus_needed, size_workload, usable_gb
+
+# Failed checks whose outcome another CPU of the same platform may change: the power need
+# counts the CPUs' TDP against a platform's published figure. The balance score (threads and
+# lanes per GPU) likewise. Every other check a complete build can fail is decided by the GPU,
+# the platform and the layout, so after such a rejection no other CPU is tried there.
+CPU_SENSITIVE = frozenset({"P7"})
+
+
+@dataclass
+class Search:
+    """The state of one recommendation search."""
+
+    workload: Workload
+    catalog: Catalog
+    rules: RuleParams
+    limit: int
+    max_nodes: int
+    needed: dict[str, int] = field(default_factory=dict)  # fewest GPUs, by GPU slug
+    found: dict[str, Recommendation] = field(default_factory=dict)  # best per GPU slug
+    pairings: dict[str, Recommendation] = field(default_factory=dict)  # by scenario code
+    explored: int = 0
+    rejections: Counter = field(default_factory=Counter)
+    memory_choices: dict[tuple, MemoryChoice | None] = field(default_factory=dict)
+    psu_choices: dict[tuple[int, int, int], PsuChoice | None] = field(default_factory=dict)
+    nics: dict[int, Nic | None] = field(default_factory=dict)  # cheapest by minimum speed
+    deployments: dict[tuple, Deployment | None] = field(default_factory=dict)
+    replicas: dict[tuple[float, int], int | None] = field(default_factory=dict)
+    cpu_may_help: bool = False  # the last rejection might not recur with another CPU
+    rejected: set[tuple] = field(default_factory=set)  # GPU-decided rejections, by layout
+    cpu_side_failures: dict[tuple, list[str]] = field(default_factory=dict)
+
+    def usable(self, gpu: Gpu) -> float:
+        return usable_gb(gpu.memory_gb, self.rules.gpu_memory_usable_fraction)
+
+    def fewest_replicas(self, usable: float, size: int) -> int | None:
+        """Return the fewest inference replicas of `size` GPUs of this usable memory (memoised)."""
+        key = (usable, size)
+        if key not in self.replicas:
+            workload = self.workload
+            self.replicas[key] = fewest_replicas(workload, size, usable, workload.batch_size)
+        return self.replicas[key]
+
+    def nic_for(self, speed_min: int) -> Nic | None:
+        if speed_min not in self.nics:
+            self.nics[speed_min] = cheapest_nic(self.catalog.nics, speed_min)
+        return self.nics[speed_min]
+
+    def plan(self, gpu: Gpu, platform: Platform) -> Layout | None:
+        """Lay the workload out on nodes of the platform: deployable shapes, NICs that fit."""
+        requirement = nic_requirement(gpu, self.rules)
+        nic = self.nic_for(requirement.speed_gbps_min)
+        sizes = platform_node_sizes(gpu, platform, self.rules)
+        networked = fabric_sizes(sizes, platform, requirement) if nic else ()
+        # Inference replicas do not depend on the NICs: one deployment serves every platform
+        # with these node sizes, and the NICs are checked after.
+        key = (gpu.slug, sizes, networked if data_parallel(self.workload) else None)
+        if key not in self.deployments:
+            self.deployments[key] = (
+                deploy(
+                    self.workload,
+                    sizes,
+                    networked,
+                    needed=self.needed.get(gpu.slug, 1),
+                    usable_gb=self.usable(gpu),
+                    max_nodes=self.max_nodes,
+                    fewest=partial(self.fewest_replicas, self.usable(gpu)),
+                )
+                if sizes
+                else None
+            )
+        plan = self.deployments[key]
+        if plan is None or not served(plan, self.workload, networked):
+            self.rejections[Rejection.SHAPE] += 1
+            return None
+        return arrange(plan, self.workload, platform, self.rules, requirement, nic)
+
+    def memory_for(self, required_gb: float, cpu: Cpu, platform: Platform) -> MemoryChoice | None:
+        key = (required_gb, cpu.ddr_gen, cpu.memory_channels, platform.sockets,
+               platform.dimm_slots_per_socket)  # fmt: skip
+        if key not in self.memory_choices:
+            self.memory_choices[key] = cheapest_memory(
+                required_gb, cpu, platform, self.catalog.memory
+            )
+        return self.memory_choices[key]
+
+    def psus_for(self, required_w: int, platform: Platform) -> PsuChoice | None:
+        key = (required_w, platform.psu_bays, platform.psu_max_w)
+        if key not in self.psu_choices:
+            self.psu_choices[key] = cheapest_psus(
+                required_w, platform.psu_bays, self.catalog.psus, platform.psu_max_w
+            )
+        return self.psu_choices[key]
+
+    def bound(self, gpu: Gpu, tier: int = 0) -> float:
+        """Return the price a build of this GPU, in this tier, must beat to matter.
+
+        A build ranks after every build of a lower tier (`rank_key`): against one of those
+        it can never win (bound −∞), against a higher tier it always does (+∞).
+        """
+        own = self.found.get(gpu.slug)
+        return min(_beat(own, tier) if own else math.inf, self.limit_bound(tier))
+
+    def limit_bound(self, tier: int = 0) -> float:
+        """Return the price a build in this tier must beat to enter the top `limit`."""
+        if len(self.found) < self.limit:
+            return math.inf
+        return _beat(heapq.nsmallest(self.limit, self.found.values(), rank_key)[-1], tier)
+
+    def consider(self, candidate: Recommendation) -> None:
+        gpu = candidate.build.gpu.slug
+        current = self.found.get(gpu)
+        if current is None or rank_key(candidate) < rank_key(current):
+            self.found[gpu] = candidate
+
+
+def _beat(item: Recommendation, tier: int) -> float:
+    if item.tier < tier:
+        return -math.inf
+    return item.monthly_price if item.tier == tier else math.inf
+
+
+def tier(workload: Workload, platform: Platform, plan: Layout) -> int:
+    """Return 1 for multi-node training off an NVSwitch board (ranked after), else 0."""
+    multi_node_training = plan.nodes > 1 and data_parallel(workload)
+    return int(multi_node_training and platform.nvlink != "nvswitch")
+
+
+def cpu_prefilter(build: Build, workload: Workload, rules: RuleParams) -> list[str]:
+    """Return the codes of the registered CPU-side checks that fail on a draft build.
+
+    The registry says which checks the CPU side alone decides (`cpu_side`), so a check
+    registered as such is run here without the search naming it.
+    """
+    return [
+        finding.code
+        for check in REGISTRY.cpu_side_checks()
+        if (finding := check(build, workload, rules)).status is Status.FAIL
+    ]
+
+
+def complete(
+    search: Search,
+    gpu: Gpu,
+    platform: Platform,
+    cpu: Cpu,
+    plan: Layout,
+    bound: float,
+    memory_min_gb: int = 0,
+) -> Recommendation | None:
+    """Complete one (GPU, platform, CPU) choice into a priced, evaluated build, or None."""
+    workload, rules = search.workload, search.rules
+    sockets = platform.sockets
+    nic = plan.nic
+    # The CPU-side checks read the CPU, the board's PCIe side and the layout only.
+    cpu_side = (cpu, platform.pcie_gen, platform.pcie_switch_uplinks, sockets, plan)
+    if failing := search.cpu_side_failures.get(cpu_side):
+        search.rejections.update(failing)
+        return None
+    need = memory_requirement(plan.per_node, gpu.memory_gb, rules)
+    memory = search.memory_for(max(need.required_gb, memory_min_gb), cpu, platform)
+    if memory is None:
+        search.rejections[Rejection.MEMORY_SLOTS] += 1
+        return None
+    draft = Build(
+        cpu=cpu,
+        cpu_count=sockets,
+        gpu=gpu,
+        gpu_count=plan.per_node,
+        gpus_per_socket=plan.split,
+        memory_gb=memory.total_gb,
+        memory_ecc=True,
+        psu_watts=0,
+        nvlink=gpu.has_nvlink and platform.nvlink != "none",
+        numa_binding=True,
+        nodes=plan.nodes,
+        platform_pcie_gen=platform.pcie_gen,
+        dimm_count=memory.count,
+        nics=plan.nics,
+        nic_lanes=nic.pcie_lanes if nic else 16,
+        nic_tdp_w=nic.tdp_w if nic else 25,
+        nic_speed_gbps=nic.speed_gbps if nic else 0,
+        pcie_switch_uplinks=platform.pcie_switch_uplinks,
+        rated_power_w=platform.rated_power_w,
+        rated_gpus=platform.gpu_capacity,
+        rated_gpu_w=platform.rated_gpu_w,
+        platform_psu_w=platform.max_power_w,
+    )
+    failing = search.cpu_side_failures[cpu_side] = cpu_prefilter(draft, workload, rules)
+    if failing:
+        search.rejections.update(failing)
+        return None
+    psus = search.psus_for(power_budget(draft, rules).required_w, platform)
+    if psus is None:
+        search.rejections[Rejection.PSU_BAYS] += 1
+        return None
+    node_price = (
+        platform.monthly_price
+        + sockets * cpu.monthly_price
+        + plan.per_node * gpu.monthly_price
+        + memory.price
+        + psus.price
+        + (plan.nics * nic.monthly_price if nic else 0.0)
+    )
+    price = plan.nodes * node_price
+    if price >= bound:
+        return None
+    build = replace(draft, psu_watts=psus.usable_w)
+    evaluation = evaluate(build, rules, workload)
+    search.explored += 1
+    if evaluation.verdict != Verdict.ACCEPT:
+        failed = evaluation.failed_codes or (Rejection.BALANCE,)
+        search.rejections.update(failed)
+        search.cpu_may_help = not evaluation.balance.balanced or bool(set(failed) & CPU_SENSITIVE)
+        return None
+    bom = [
+        Line("platform", platform.slug, platform.name, 1, platform.monthly_price),
+        Line("cpu", cpu.slug, cpu.name, sockets, cpu.monthly_price),
+        Line("gpu", gpu.slug, gpu.name, plan.per_node, gpu.monthly_price),
+        Line(
+            "memory",
+            memory.module.slug,
+            memory.module.name,
+            memory.count,
+            memory.module.monthly_price,
+        ),
+        Line("psu", psus.psu.slug, psus.psu.name, psus.count, psus.psu.monthly_price),
+    ]
+    if nic:
+        bom.append(Line("nic", nic.slug, nic.name, plan.nics, nic.monthly_price))
+    return Recommendation(
+        build=build,
+        platform=platform,
+        bom=tuple(bom),
+        evaluation=evaluation,
+        monthly_price=round(price, 2),
+        why="",
+        nic=nic,
+        psu_scheme=psus.scheme,
+        replicas=plan.replicas,
+        tier=tier(workload, platform, plan),
+    )
+
+
+def _most_gpus(search: Search, gpu: Gpu, platform: Platform) -> int:
+    """Return the most GPUs a build of this GPU on this platform spans (0: none)."""
+    if not platform.takes_gpu(gpu):
+        return 0
+    sizes = platform_node_sizes(gpu, platform, search.rules)
+    if not sizes:
+        return 0
+    requirement = nic_requirement(gpu, search.rules)
+    networked = fabric_sizes(sizes, platform, requirement)
+    if not search.nic_for(requirement.speed_gbps_min):
+        networked = ()
+    spread = networked if data_parallel(search.workload) else sizes
+    return max(max(sizes), search.max_nodes * max(spread, default=0))
+
+
+def fewest_gpus(workload: Workload, gpu: Gpu, usable: float, max_gpus: int) -> int | None:
+    """Return a lower bound of the GPUs (all nodes) a build of this GPU uses, or None.
+
+    Training: the fewest that hold it (sizing, within the usable memory), or the count asked
+    for when that holds it. Inference: enough usable memory for the weights; the replicas
+    each platform takes are found by its layout.
+    """
+    if data_parallel(workload):
+        if workload.gpu_count:
+            sizing = size_workload(workload, workload.gpu_count, usable)
+            return workload.gpu_count if sizing.per_gpu_gb <= usable else None
+        return gpus_needed(workload, usable, max_gpus=max_gpus)
+    fewest = max(1, math.ceil(weights_gb(workload) / usable))
+    if workload.gpu_count:
+        return workload.gpu_count if workload.gpu_count >= fewest else None
+    return fewest if fewest <= max_gpus else None
+
+
+def _search_gpu(search: Search, gpu: Gpu, fewest: int, platforms, cpus_by_socket) -> None:
+    for platform in platforms:
+        if not platform.takes_gpu(gpu):
+            continue
+        # Platforms come cheapest first: once even the GPUs and this platform cost more than
+        # the loosest bound (a build of the first tier), every later platform does too.
+        if fewest * gpu.monthly_price + platform.monthly_price >= search.bound(gpu):
+            break
+        plan = search.plan(gpu, platform)
+        if plan is None:
+            continue
+        # A platform alike in what the GPU-decided checks read (NVLink, sockets, the layout)
+        # fails them as the last one did: a variant differing in power or price is skipped.
+        alike = (gpu.slug, platform.nvlink, platform.sockets, plan)
+        if alike in search.rejected:
+            continue
+        rank = tier(search.workload, platform, plan)
+        for cpu in cpus_by_socket.get(platform.cpu_socket, ()):
+            if cpu.max_sockets < platform.sockets:
+                continue
+            bound = search.bound(gpu, rank)
+            base = plan.nodes * (
+                platform.monthly_price
+                + plan.per_node * gpu.monthly_price
+                + platform.sockets * cpu.monthly_price
+                + (plan.nics * plan.nic.monthly_price if plan.nic else 0.0)
+            )
+            if base >= bound:
+                break  # CPUs come cheapest first
+            explored = search.explored
+            candidate = complete(search, gpu, platform, cpu, plan, bound)
+            if candidate is not None:
+                search.consider(candidate)
+            elif search.explored > explored and not search.cpu_may_help:
+                # Evaluated and rejected. The CPU-side checks passed before evaluation and the
+                # memory and PSUs were sized to the rules, so what failed is this GPU on this
+                # platform (NVLink, capacity, fabric, placement): no other CPU changes that.
+                search.rejected.add(alike)
+                break
+
+
+def _scenario_candidates(search: Search, catalog: Catalog, scenarios: Iterable[Scenario]) -> None:
+    for scenario in scenarios:
+        if not scenario.matches(search.workload):
+            continue
+        cpu = catalog.find("cpus", scenario.cpu_slug)
+        for gpu_slug in scenario.gpu_slugs:
+            gpu = catalog.find("gpus", gpu_slug)
+            if cpu is None or gpu is None or gpu.slug not in search.needed:
+                continue
+            if search.workload.gpu and gpu.slug != search.workload.gpu:
+                continue
+            platforms = (
+                [catalog.find("platforms", scenario.platform_slug)]
+                if scenario.platform_slug
+                else catalog.platforms
+            )
+            for platform in platforms:
+                if (
+                    platform is None
+                    or not platform.takes_gpu(gpu)
+                    or platform.cpu_socket != cpu.socket
+                ):
+                    continue
+                plan = search.plan(gpu, platform)
+                # The recipe's name goes only on a build of the recipe's GPUs per node.
+                if plan is None or not scenario.takes(plan.per_node, plan.nodes):
+                    continue
+                candidate = complete(search, gpu, platform, cpu, plan, math.inf, scenario.memory_gb)
+                if candidate is not None:
+                    pairing = replace(candidate, scenario=scenario.code)
+                    kept = search.pairings.get(scenario.code)
+                    if kept is None or rank_key(pairing) < rank_key(kept):
+                        search.pairings[scenario.code] = pairing
+                    search.consider(pairing)
+                    break
+
+
+def recommend(
+    workload: Workload,
+    catalog: Catalog,
+    rules: RuleParams,
+    scenarios: Iterable[Scenario] = (),
+    *,
+    limit: int = 5,
+) -> Recommendations:
+    """Return up to `limit` accepted builds, one per GPU type, best first; or why none."""
+    named = catalog  # scenarios name their parts by slug
+    catalog = catalog.cheapest_distinct()
+    max_nodes = rules.recommend_max_nodes
+    search = Search(workload, catalog, rules, limit, max_nodes)
+    gpus = [g for g in catalog.gpus if not workload.gpu or g.slug == workload.gpu]
+    if workload.gpu and not gpus:
+        gpus = [g for g in named.gpus if g.slug == workload.gpu]
+    max_gpus = max((_most_gpus(search, g, p) for g in gpus for p in catalog.platforms), default=0)
+    if max_gpus:
+        for gpu in gpus:
+            fewest = fewest_gpus(workload, gpu, search.usable(gpu), max_gpus)
+            if fewest is not None:
+                search.needed[gpu.slug] = fewest
+        _scenario_candidates(search, named, scenarios)
+
+    platforms = sorted(catalog.platforms, key=lambda p: p.monthly_price)
+    cpus_by_socket: dict[str, list[Cpu]] = {}
+    for cpu in sorted(catalog.cpus, key=lambda c: c.monthly_price):
+        cpus_by_socket.setdefault(cpu.socket, []).append(cpu)
+    needed = search.needed
+    for gpu in sorted(
+        (g for g in gpus if g.slug in needed), key=lambda g: needed[g.slug] * g.monthly_price
+    ):
+        if needed[gpu.slug] * gpu.monthly_price >= search.limit_bound():
+            break  # GPUs come cheapest first: no later one can enter the top `limit`
+        if needed[gpu.slug] * gpu.monthly_price >= search.bound(gpu):
+            continue
+        _search_gpu(search, gpu, needed[gpu.slug], platforms, cpus_by_socket)
+
+    # The guide's matching pairings are always shown; the best other builds fill the list.
+    pairings = sorted(search.pairings.values(), key=rank_key)[:limit]
+    others = [r for r in sorted(search.found.values(), key=rank_key) if r.scenario is None]
+    ranked = sorted(pairings + others[: max(limit - len(pairings), 0)], key=rank_key)
+    builds = tuple(replace(item, why=explain(item, workload, rules, scenarios)) for item in ranked)
+    reason = None
+    if not builds:
+        reason = no_build_reason(workload, gpus, search, max_gpus, named)
+    return Recommendations(builds, reason, search.explored)

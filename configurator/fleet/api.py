@@ -1,0 +1,68 @@
+"""Fleet endpoints of the JSON API: read a node's probe archive into its balance report."""
+
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest
+from django.urls import reverse
+from ninja import Router, Status
+from ninja.security import django_auth
+
+from configurator.fleet import services
+from configurator.fleet.models import NodeProbe
+from configurator.fleet.probe.archive import MAX_ARCHIVE_BYTES
+from configurator.fleet.probe_report import finding_text
+from configurator.inputs import InputErrors
+
+router = Router(tags=["fleet"])
+MAX_PSU_WATTS = 100_000  # as evaluate's psu_watts
+
+
+def probe_out(probe: NodeProbe) -> dict[str, object]:
+    return {
+        "id": probe.pk,
+        "hostname": probe.hostname,
+        "build": probe.build,
+        "verdict": probe.verdict or None,
+        "codes": probe.codes,
+        "balance": probe.balance or None,
+        "findings": [{**f, "text": finding_text(f)} for f in probe.findings],
+        "ruleset": {"profile": probe.profile, "version": probe.rule_version},
+        "report_url": reverse("fleet:probe", args=[probe.pk]),
+        "binding_url": reverse("fleet:probe-binding", args=[probe.pk]),
+    }
+
+
+@router.post("/probes", auth=django_auth, response={201: dict, 400: dict, 403: dict})
+def probe_create(request: HttpRequest):
+    """Read a probe.sh archive into the node's build, findings and verdict (architects only).
+
+    A multipart form: `archive` (the tar.gz probe.sh wrote), `psu_watts` (the usable PSU
+    output after redundancy, which a probe cannot read: 1–100000) and `numa_binding` (whether
+    the delivery image binds ranks; default true). Bad fields are named, as everywhere.
+    """
+    if not request.user.has_perm("fleet.add_nodeprobe"):
+        return Status(403, {"detail": "Only architects may upload node probes."})
+    errors = InputErrors()
+    archive = request.FILES.get("archive")
+    if archive is None:
+        errors.add("archive", "Attach the probe archive (multipart field 'archive').")
+    elif archive.size > MAX_ARCHIVE_BYTES:
+        errors.add("archive", f"The archive is over {MAX_ARCHIVE_BYTES // 2**20} MB.")
+    psu_text = request.POST.get("psu_watts", "").strip()
+    psu_watts = int(psu_text) if psu_text.isdigit() else 0
+    if not 1 <= psu_watts <= MAX_PSU_WATTS:
+        errors.add("psu_watts", f"Give the usable PSU output in W, 1 to {MAX_PSU_WATTS}.")
+    binding = request.POST.get("numa_binding", "true").strip().lower()
+    if binding not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+        errors.add("numa_binding", "Give true or false.")
+    errors.raise_if_any()
+    try:
+        probe = services.node_probe_create(
+            content=archive.read(),
+            file_name=archive.name or "probe.tar.gz",
+            psu_watts=psu_watts,
+            numa_binding=binding in ("true", "1", "yes", "on"),
+            user=request.user,
+        )
+    except ValidationError as error:
+        raise InputErrors({"archive": error.messages}) from error
+    return Status(201, probe_out(probe))

@@ -1,0 +1,28 @@
+from django import forms
+from django.core.validators import FileExtensionValidator
+from django.utils.translation import gettext_lazy as _
+
+
+class SheetUploadForm(forms.Form):
+    sheet = forms.FileField(
+        label=_("Fleet sheet (CSV or XLSX)"),
+        validators=[FileExtensionValidator(["csv", "xlsx", "txt"])],
+        help_text=_("One row per node; columns as in the fleet sheet format. At most 20 MB."),
+    )
+
+
+class ProbeUploadForm(forms.Form):
+    archive = forms.FileField(
+        label=_("Probe archive (probe-….tar.gz)"),
+        validators=[FileExtensionValidator(["gz", "tgz"])],
+        help_text=_("The archive probe.sh wrote on the node. At most 10 MB."),
+    )
+    psu_watts = forms.IntegerField(
+        label=_("Usable PSU output (W)"),
+        min_value=1,
+        max_value=100000,
+        help_text=_("After redundancy (N+1, N+N): a probe cannot read it."),
+    )
+    numa_binding = forms.BooleanField(
+        label=_("The delivery image binds ranks to NUMA nodes"), required=False, initial=True
+    )

@@ -1,0 +1,163 @@
+"""A probed node's balance report: its facts matched to the catalog and run through the engine.
+
+The CPU and GPU models a probe reports are matched to catalog items by their model number
+("Intel(R) Xeon(R) Gold 6530" -> xeon-gold-6530, "NVIDIA H100 80GB HBM3" -> the H100 SXM5:
+HBM3 and NVSwitch links are the SXM module's); a model the catalog lacks leaves the node with
+its hardware findings but no rules verdict. What a probe cannot see is asked for: the usable
+PSU output after redundancy, and whether the delivery image binds ranks to NUMA nodes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from configurator import selectors
+from configurator.engine import build as engine
+from configurator.engine.catalog import Catalog
+from configurator.engine.evaluate import Evaluation, evaluate
+from configurator.fleet.probe.facts import NodeFacts
+from configurator.fleet.rows import build_fields
+
+# The text of each hardware finding; params fill it in (facts.ProbeFinding).
+FINDING_TEXT = {
+    "pcie_width": gettext_lazy(
+        "%(subject)s links at x%(width)s of x%(max)s: half the host bandwidth or less. "
+        "Re-seat the card or move it to a full x16 slot."
+    ),
+    "pcie_gen": gettext_lazy(
+        "%(subject)s: the slot allows PCIe Gen%(gen)s, the GPU Gen%(device_gen)s. "
+        "Check the slot, riser and BIOS link settings."
+    ),
+    "cross_socket": gettext_lazy(
+        "%(subject)s: its CPU affinity spans %(sockets)s sockets (or none): its traffic crosses "
+        "the socket interconnect. Move it to a slot wired to one socket."
+    ),
+    "non_ecc": gettext_lazy(
+        "DIMM %(subject)s has no ECC bits (%(total)s of %(data)s bits): consumer memory. "
+        "Replace it with server ECC RDIMMs."
+    ),
+    "gpu_ecc_off": gettext_lazy("%(subject)s runs with GPU memory ECC off. Turn ECC on."),
+    "nvlink_missing": gettext_lazy(
+        "No NVLink between the GPUs (%(subject)s): GPU-to-GPU traffic goes over PCIe."
+    ),
+    "not_collected": gettext_lazy(
+        "%(subject)s is missing (%(command)s): its checks could not be made."
+    ),
+}
+SEVERE = frozenset({"pcie_width", "pcie_gen", "cross_socket", "non_ecc", "gpu_ecc_off"})
+NOISE = re.compile(r"\((?:R|TM)\)|\bCPU\b|\bProcessor\b|@.*$|\d+-Core", re.IGNORECASE)
+
+
+def finding_text(finding: dict[str, object]) -> str:
+    """Return a stored finding as a sentence in the active language."""
+    params = {"subject": finding["subject"], **finding.get("params", {})}
+    return str(FINDING_TEXT[finding["code"]]) % params
+
+
+def _model_tokens(name: str) -> list[str]:
+    return [token for token in re.split(r"[\s\-/]+", name.upper()) if token]
+
+
+def match_cpu(model: str, catalog: Catalog) -> engine.Cpu | None:
+    """Return the catalog CPU an lscpu model name is, or None."""
+    cleaned = " ".join(NOISE.sub(" ", model).split())
+    found = catalog.find("cpus", cleaned)
+    if found:
+        return found
+    tokens = _model_tokens(cleaned)
+    for cpu in catalog.cpus:
+        number = cpu.name.split()[-1].upper()  # "6530", "9754", "V4" is not enough alone
+        if any(ch.isdigit() for ch in number) and number in tokens:
+            family = cpu.name.split()[1].upper()  # XEON / EPYC
+            if family in tokens:
+                return cpu
+    return None
+
+
+def match_gpu(product: str, catalog: Catalog, *, sxm_hint: bool) -> engine.Gpu | None:
+    """Return the catalog GPU a product name is, its form factor told by SXM/HBM3 or links."""
+    tokens = _model_tokens(product.replace("GeForce", ""))
+    sxm = sxm_hint or any("SXM" in token for token in tokens) or "HBM3" in tokens
+    candidates = []
+    for gpu in catalog.gpus:
+        model = next((t for t in _model_tokens(gpu.name) if any(c.isdigit() for c in t)), "")
+        if model and model in tokens:
+            candidates.append(gpu)
+    if not candidates:
+        return None
+    wanted = engine.FormFactor.SXM if sxm else engine.FormFactor.PCIE
+    return next((gpu for gpu in candidates if gpu.form_factor == wanted), candidates[0])
+
+
+@dataclass
+class ProbeReport:
+    facts: NodeFacts
+    findings: list[dict[str, object]]
+    problems: list[str] = field(default_factory=list)  # why no verdict could be given
+    build: engine.Build | None = None
+    fields: dict[str, object] | None = None
+    evaluation: Evaluation | None = None
+    version: object = None
+
+
+def probe_report(facts: NodeFacts, *, psu_watts: int, numa_binding: bool) -> ProbeReport:
+    """Match a node's facts to the catalog, evaluate the build, and list every finding."""
+    catalog, rules = selectors.snapshots()
+    version = rules.current[rules.default]
+    findings = [
+        {"code": f.code, "subject": f.subject, "params": f.params} for f in facts.findings()
+    ]
+    report = ProbeReport(facts, findings, version=version)
+    cpu = match_cpu(facts.cpu.model, catalog.everything)
+    gpu_names = {gpu.name for gpu in facts.gpus}
+    fully_linked = bool(
+        facts.topology
+        and len(facts.topology.gpus) > 1
+        and facts.topology.nvlink_pairs()
+        == len(facts.topology.gpus) * (len(facts.topology.gpus) - 1) // 2
+    )
+    gpu = match_gpu(next(iter(gpu_names)), catalog.everything, sxm_hint=fully_linked)
+    if cpu is None:
+        report.problems.append(
+            _("The CPU %(model)s is not in the catalog.") % {"model": facts.cpu.model}
+        )
+    if gpu is None:
+        report.problems.append(
+            _("The GPU %(model)s is not in the catalog.") % {"model": ", ".join(gpu_names)}
+        )
+    if len(gpu_names) > 1:
+        report.problems.append(_("The node mixes GPU models: %(models)s.") % {
+            "models": ", ".join(sorted(gpu_names))})  # fmt: skip
+    if gpu is not None and gpu.has_nvlink:
+        for finding in findings:
+            if finding["code"] == "nvlink_missing":
+                finding["severe"] = True
+    for finding in findings:
+        finding.setdefault("severe", finding["code"] in SEVERE)
+    if report.problems:
+        return report
+    cross = sum(1 for sockets in facts.gpu_sockets() if len(sockets) != 1)
+    built = engine.Build(
+        cpu=cpu,
+        cpu_count=facts.cpu.sockets,
+        gpu=gpu,
+        gpu_count=len(facts.gpus),
+        gpus_per_socket=facts.gpus_per_socket(),
+        memory_gb=facts.memory_gb,
+        memory_ecc=facts.memory_ecc is not False,
+        psu_watts=psu_watts,
+        nvlink=facts.nvlink,
+        numa_binding=numa_binding,
+        gpus_cross_numa=cross if facts.cpu.sockets > 1 else 0,
+        platform_pcie_gen=facts.pcie_gen,
+        dimm_count=len(facts.memory.dimms) if facts.memory and facts.memory.dimms else None,
+        nics=len(facts.topology.nics) if facts.topology else 0,
+    )
+    report.build = built
+    report.fields = build_fields(built, {})
+    report.evaluation = evaluate(built, version.params)
+    return report

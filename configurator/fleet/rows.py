@@ -1,0 +1,152 @@
+"""Interpret one sheet row's cells as a build, naming the column of every bad cell.
+
+The cells go through the same schema (`BuildIn`) and catalog resolution (`build_from_input`)
+as `POST /api/v1/evaluate`, so a sheet row and an API request are judged alike.
+"""
+
+from __future__ import annotations
+
+import re
+
+from django.utils.translation import gettext as _
+from pydantic import ValidationError
+
+from configurator.engine import build as engine
+from configurator.engine.catalog import Catalog
+from configurator.inputs import InputErrors, build_from_input
+from configurator.schemas import BuildIn
+
+TRUE = frozenset({"true", "yes", "1", "是", "y"})
+FALSE = frozenset({"false", "no", "0", "否", "n"})
+INTEGERS = ("cpu_count", "gpu_count", "memory_gb", "psu_watts", "nics", "nvme", "dimm_count")
+BOOLEANS = ("memory_ecc", "nvlink", "numa_binding")
+# Cells that may be left empty: the build field's default applies (api.md).
+OPTIONAL_VALUES = frozenset(
+    {"gpus_per_socket", "nvlink", "numa_binding", "platform", "nic", "nics", "nvme", "dimm_count"}
+)
+SPLIT = re.compile(r"\s*\+\s*")
+NUMBER = re.compile(r"[+-]?\d+(\.0+)?")
+
+
+class RowErrors(Exception):
+    """Every bad cell of a row: column -> messages."""
+
+    def __init__(self, errors: dict[str, list[str]]) -> None:
+        super().__init__(errors)
+        self.errors = errors
+
+
+def _integer(text: str) -> int | None:
+    if not NUMBER.fullmatch(text):
+        return None
+    return int(float(text))
+
+
+def _boolean(text: str) -> bool | None:
+    folded = text.lower()
+    if folded in TRUE:
+        return True
+    if folded in FALSE:
+        return False
+    return None
+
+
+def _per_socket(text: str) -> list[int] | None:
+    parts = SPLIT.split(text.strip())
+    if not all(part.isdigit() for part in parts):
+        return None
+    return [int(part) for part in parts]
+
+
+def cells_to_values(cells: dict[str, str]) -> dict[str, object]:
+    """Return the build fields of a row's cells; raise RowErrors naming each bad column."""
+    errors: dict[str, list[str]] = {}
+    values: dict[str, object] = {}
+    for name, raw in cells.items():
+        text = raw.strip()
+        if text.startswith("="):
+            errors[name] = [_("A formula is not a value: type the value itself.")]
+            continue
+        if not text:
+            if name not in OPTIONAL_VALUES:
+                errors[name] = [_("This cell is empty.")]
+            continue
+        if name in INTEGERS:
+            value = _integer(text)
+            if value is None:
+                errors[name] = [_("%(value)r is not a whole number.") % {"value": text}]
+                continue
+        elif name in BOOLEANS:
+            value = _boolean(text)
+            if value is None:
+                errors[name] = [
+                    _("%(value)r is not yes or no (true/false, yes/no, 1/0, 是/否).")
+                    % {"value": text}
+                ]
+                continue
+        elif name == "gpus_per_socket":
+            value = _per_socket(text)
+            if value is None:
+                errors[name] = [
+                    _("%(value)r is not GPUs per socket such as 4+4.") % {"value": text}
+                ]
+                continue
+        else:
+            value = text
+        values[name] = value
+    if errors:
+        raise RowErrors(errors)
+    return values
+
+
+def row_build(cells: dict[str, str], catalog: Catalog) -> tuple[engine.Build, dict[str, object]]:
+    """Return the engine's build of a row and its fields in evaluate's shape; or RowErrors."""
+    try:
+        values = cells_to_values(cells)
+    except RowErrors as error:
+        for name, kind in (("cpu", "cpus"), ("gpu", "gpus")):
+            text = cells.get(name, "").strip()
+            if name not in error.errors and text and catalog.find(kind, text) is None:
+                error.errors[name] = [
+                    _("Unknown %(kind)s %(value)r: use a catalog slug or name.")
+                    % {"kind": name.upper(), "value": text}
+                ]
+        raise
+    try:
+        build_in = BuildIn(**values)
+    except ValidationError as error:
+        errors: dict[str, list[str]] = {}
+        for problem in error.errors():
+            column = str(problem["loc"][0]) if problem["loc"] else "node_id"
+            errors.setdefault(column, []).append(problem["msg"])
+        raise RowErrors(errors) from error
+    try:
+        built = build_from_input(build_in, catalog)
+    except InputErrors as error:
+        raise RowErrors(
+            {path.removeprefix("build."): messages for path, messages in error.errors.items()}
+        ) from error
+    for name, kind in (("platform", "platforms"), ("nic", "nics")):
+        if name in values:
+            values[name] = catalog.find(kind, values[name]).slug
+    return built, build_fields(built, values)
+
+
+def build_fields(built: engine.Build, values: dict[str, object]) -> dict[str, object]:
+    """Return a resolved build in evaluate's request shape (slugs, defaults filled in)."""
+    fields = {
+        "cpu": built.cpu.slug,
+        "cpu_count": built.cpu_count,
+        "gpu": built.gpu.slug,
+        "gpu_count": built.gpu_count,
+        "gpus_per_socket": list(built.gpus_per_socket),
+        "memory_gb": built.memory_gb,
+        "memory_ecc": built.memory_ecc,
+        "psu_watts": built.psu_watts,
+        "nvlink": built.nvlink,
+        "numa_binding": built.numa_binding,
+    }
+    for name in ("platform", "nic", "nics", "nvme", "dimm_count"):
+        if name in values:
+            fields[name] = values[name]
+    return fields

@@ -1,0 +1,222 @@
+"""Reads for the fleet pages: audits, probes, recipe builds and the figures drawn from them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from urllib.parse import urlencode
+
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from configurator.engine.build import Build
+from configurator.engine.evaluate import REGISTRY
+from configurator.fleet.audit import UTILISATION_BALANCED, UTILISATION_MISMATCHED
+from configurator.fleet.charts import bars
+from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
+from configurator.fleet.probe.facts import node_facts
+from configurator.fleet.probe_report import finding_text
+from configurator.fleet.recipes import recipe_builds
+from configurator.fleet.rows import row_build
+from configurator.selectors import snapshots
+
+BANDS = ((0, 50), (50, 70), (70, 85), (85, 101))
+
+
+def audit_list() -> QuerySet[FleetAudit]:
+    return FleetAudit.objects.select_related("created_by").defer("source")
+
+
+def audit_nodes(audit: FleetAudit, verdict: str | None = None) -> QuerySet[AuditedNode]:
+    """Return an audit's nodes with their builds, in sheet order."""
+    nodes = audit.nodes.select_related("build").order_by("row")
+    if verdict in ("accept", "reject"):
+        nodes = nodes.filter(build__verdict=verdict)
+    return nodes
+
+
+def audit_charts(audit: FleetAudit) -> dict[str, object]:
+    """Return the summary charts of a finished audit: checks failed, verdicts, score bands."""
+    summary = audit.summary
+    codes = summary.get("codes", {})
+    nodes = summary.get("accepted", 0) + summary.get("rejected", 0)
+    failing = bars(
+        [(code, count, f"{count} ({count / nodes:.0%})", "bad") for code, count in codes.items()]
+    )
+    band_counts = dict.fromkeys(BANDS, 0)
+    for build in AuditedBuild.objects.filter(audit=audit).only("overall", "node_count"):
+        for band in BANDS:
+            if band[0] <= build.overall < band[1]:
+                band_counts[band] += build.node_count
+    score_bands = bars(
+        [
+            (f"{low}–{min(high, 100)}", count, str(count), "good" if low >= 85 else "bad")
+            for (low, high), count in band_counts.items()
+        ]
+    )
+    utilisation = bars(
+        [
+            (_("now (estimate)"), summary.get("utilisation_expected") or 0,
+             f"{(summary.get('utilisation_expected') or 0):.1%}", "bad"),
+            (_("all balanced"), UTILISATION_BALANCED, f"{UTILISATION_BALANCED:.1%}", "good"),
+        ]
+    )  # fmt: skip
+    return {"failing": failing, "bands": score_bands, "utilisation": utilisation}
+
+
+def code_legend(codes) -> list[tuple[str, str]]:
+    """Return (code, English and Chinese title) for each check code given."""
+    return [
+        (code, f"{REGISTRY.entry(code).title} · {REGISTRY.entry(code).title_zh}") for code in codes
+    ]
+
+
+def utilisation_figures() -> dict[str, float]:
+    """Return the guide's mean GPU utilisation of mismatched and balanced nodes, in %."""
+    return {"mismatched": UTILISATION_MISMATCHED * 100, "balanced": UTILISATION_BALANCED * 100}
+
+
+def build_from_fields(fields: dict[str, object]) -> Build:
+    """Return the engine build of stored build fields; RowErrors if a part left the catalog."""
+    catalog, _ = snapshots()
+    cells = {name: _cell(value) for name, value in fields.items()}
+    return row_build(cells, catalog.everything)[0]
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, list):
+        return "+".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+def build_from_query(query) -> Build:
+    """Return the build named by query parameters (the configurator's permalink fields).
+
+    Only what the binding needs is required (cpu, gpu, gpu_count); the rest defaults.
+    """
+    catalog, _ = snapshots()
+    cells = {
+        "cpu": query.get("cpu", ""),
+        "cpu_count": query.get("cpu_count", "2"),
+        "gpu": query.get("gpu", ""),
+        "gpu_count": query.get("gpu_count", ""),
+        "gpus_per_socket": query.get("gpus_per_socket", "").replace(" ", "+"),
+        "memory_gb": query.get("memory_gb", "1"),
+        "memory_ecc": query.get("memory_ecc", "true"),
+        "psu_watts": query.get("psu_watts", "1"),
+        "nvlink": query.get("nvlink", ""),
+        "numa_binding": "true",
+        "nics": query.get("nics", "0"),
+    }
+    return row_build(cells, catalog.everything)[0]
+
+
+def recipe_list() -> list[dict[str, object]]:
+    """Return each scenario recipe's build with its binding-script link parameters."""
+    catalog, rules = snapshots()
+    params = rules.current[rules.default].params
+    listed = []
+    for recipe in recipe_builds(catalog.everything, params):
+        build = recipe.build
+        query = urlencode({
+            "cpu": build.cpu.slug, "cpu_count": build.cpu_count, "gpu": build.gpu.slug,
+            "gpu_count": build.gpu_count,
+            "gpus_per_socket": "+".join(map(str, build.gpus_per_socket)),
+            "nvlink": "true" if build.nvlink else "false",
+        })  # fmt: skip
+        listed.append({"recipe": recipe, "query": query})
+    return listed
+
+
+def probe_context(probe: NodeProbe) -> dict[str, object]:
+    """Return what a probe's report page shows: facts, findings, verdict and balance."""
+    facts = node_facts(probe.files)
+    findings = [{**finding, "text": finding_text(finding)} for finding in probe.findings]
+    gpu_sockets = facts.gpu_sockets()
+    gpus = []
+    for i, gpu in enumerate(facts.gpus):
+        sockets = gpu_sockets[i] if i < len(gpu_sockets) else set()
+        gpus.append({"gpu": gpu, "sockets": ", ".join(str(s) for s in sorted(sockets)) or "—"})
+    return {
+        "probe": probe,
+        "facts": facts,
+        "gpus": gpus,
+        "findings": findings,
+        "severe": [f for f in findings if f.get("severe")],
+        "legend": code_legend(probe.codes),
+        "can_bind": bool(facts.numa),
+    }
+
+
+def monthly_figures(months: int = 12) -> list[dict[str, object]]:
+    """Return the last months' figures, newest first: audits, nodes, verdicts, pitfalls, probes.
+
+    A month counts the audits finished in it (nodes audited twice count twice) and the node
+    probes uploaded in it; the average balance is weighted by nodes.
+    """
+    figures: dict[str, dict[str, object]] = {}
+
+    def month_of(moment) -> dict[str, object]:
+        key = timezone.localtime(moment).strftime("%Y-%m")
+        return figures.setdefault(key, {
+            "month": key, "audits": 0, "nodes": 0, "accepted": 0, "rejected": 0,
+            "unbalanced": 0, "balance_sum": 0.0, "counter": Counter(), "probes": 0,
+            "probes_rejected": 0,
+        })  # fmt: skip
+
+    done = FleetAudit.objects.filter(status=FleetAudit.Status.DONE).defer("source")
+    for audit in done:
+        month, summary = month_of(audit.finished_at or audit.created_at), audit.summary
+        evaluated = summary.get("accepted", 0) + summary.get("rejected", 0)
+        month["audits"] += 1
+        month["nodes"] += evaluated
+        month["accepted"] += summary.get("accepted", 0)
+        month["rejected"] += summary.get("rejected", 0)
+        month["unbalanced"] += summary.get("unbalanced", 0)
+        month["balance_sum"] += (summary.get("average_balance") or 0) * evaluated
+        month["counter"].update(summary.get("codes", {}))
+    for probe in NodeProbe.objects.only("created_at", "verdict"):
+        month = month_of(probe.created_at)
+        month["probes"] += 1
+        month["probes_rejected"] += probe.verdict == "reject"
+    listed = []
+    for key in sorted(figures, reverse=True)[:months]:
+        month = figures[key]
+        nodes = month["nodes"]
+        month["share_rejected"] = month["rejected"] / nodes if nodes else 0.0
+        month["share_unbalanced"] = month["unbalanced"] / nodes if nodes else 0.0
+        month["average_balance"] = round(month["balance_sum"] / nodes, 1) if nodes else None
+        month["codes"] = [
+            (code, count, count / nodes if nodes else 0.0)
+            for code, count in month.pop("counter").most_common()
+        ]
+        del month["balance_sum"]
+        listed.append(month)
+    return listed
+
+
+def monthly_charts(months: list[dict[str, object]]) -> dict[str, object]:
+    """Return the monthly report's charts: nodes audited, share rejected, average balance."""
+    oldest_first = list(reversed(months))
+    return {
+        "nodes": bars([(m["month"], m["nodes"], str(m["nodes"]), "neutral") for m in oldest_first]),
+        "rejected": bars(
+            [
+                (m["month"], m["share_rejected"], f"{m['share_rejected']:.1%}", "bad")
+                for m in oldest_first
+            ]
+        ),
+        "balance": bars(
+            [
+                (
+                    m["month"],
+                    m["average_balance"] or 0,
+                    str(m["average_balance"] or "—"),
+                    "good" if (m["average_balance"] or 0) >= 85 else "bad",
+                )
+                for m in oldest_first
+            ]
+        ),
+    }

@@ -1,0 +1,205 @@
+"""Fleet actions: run an uploaded sheet's audit and keep its results; read a node's probe."""
+
+from __future__ import annotations
+
+import io
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from configurator.engine.rule_validation import parameter_errors
+from configurator.engine.rules import RuleParams
+from configurator.fleet.audit import ERROR
+from configurator.fleet.impact import rule_change_impact
+from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
+from configurator.fleet.probe.archive import ArchiveError, read_archive
+from configurator.fleet.probe.facts import node_facts
+from configurator.fleet.probe.files import HOSTNAME
+from configurator.fleet.probe_report import probe_report
+from configurator.fleet.report import audit_stream
+from configurator.fleet.sheet import SheetError, open_sheet
+from configurator.models import RuleSetVersion
+from configurator.services import StaleVersion
+
+# Uploads through the web page (docs/fleet.md "Limits"); the command line has none.
+MAX_UPLOAD_BYTES = 20 * 1024 * 1024
+MAX_UPLOAD_ROWS = 200_000
+PROBLEMS_KEPT = 500  # problems listed on the page; the count says how many there were
+
+
+@transaction.atomic
+def fleet_audit_create(
+    *, upload: UploadedFile, user: AbstractBaseUser, language: str
+) -> FleetAudit:
+    """Check an uploaded sheet's format, store it and queue its audit; raise ValidationError."""
+    if upload.size > MAX_UPLOAD_BYTES:
+        raise ValidationError(
+            _("The file is %(size)s MB; the limit is %(limit)s MB.")
+            % {"size": round(upload.size / 2**20, 1), "limit": MAX_UPLOAD_BYTES // 2**20}
+        )
+    content = upload.read()
+    try:
+        open_sheet(io.BytesIO(content))  # headers, encoding and format, at once
+    except SheetError as error:
+        raise ValidationError(str(error)) from error
+    audit = FleetAudit.objects.create(
+        file_name=upload.name[:255], source=content, created_by=user, language=language
+    )
+    from configurator.fleet.tasks import fleet_audit_task  # tasks.py imports this module
+
+    fleet_audit_task.enqueue(audit.pk)  # the audit and its task row commit together
+    return audit
+
+
+def _problems(auditor, chunk) -> list[dict[str, object]]:
+    found = []
+    for row, index in zip(chunk.rows, chunk.result_index, strict=True):
+        result = auditor.results[index]
+        if result.verdict == ERROR:
+            for column, messages in result.errors.items():
+                found.extend({"row": int(row), "column": column, "message": m} for m in messages)
+    return found
+
+
+def fleet_audit_run(*, audit: FleetAudit) -> FleetAudit:
+    """Audit a stored sheet; save every node, or none and the problems by row and column."""
+    FleetAudit.objects.filter(pk=audit.pk).update(status=FleetAudit.Status.RUNNING)
+    problems: list[dict[str, object]] = []
+    node_ids, rows, indexes = [], [], []
+    rows_read = 0
+
+    def progress(share: float, done: int) -> None:
+        FleetAudit.objects.filter(pk=audit.pk).update(progress=share, rows_read=done)
+
+    try:
+        auditor, chunks = audit_stream(io.BytesIO(bytes(audit.source)), on_progress=progress)
+        for chunk in chunks:
+            rows_read += len(chunk.rows)
+            if rows_read > MAX_UPLOAD_ROWS:
+                raise SheetError(
+                    _("The sheet has more than %(limit)s rows: split it, or use audit_fleet.")
+                    % {"limit": f"{MAX_UPLOAD_ROWS:,}"}
+                )
+            problems.extend(_problems(auditor, chunk))
+            node_ids.extend(chunk.node_ids)
+            rows.extend(int(row) for row in chunk.rows)
+            indexes.extend(int(index) for index in chunk.result_index)
+    except SheetError as error:
+        problems = [{"row": None, "column": None, "message": str(error)}]
+    if problems:
+        return _finish(audit, FleetAudit.Status.INVALID, problems=problems, rows_read=rows_read)
+    with transaction.atomic():
+        # Several spellings of one build share one result, stored as one AuditedBuild.
+        counts: dict[int, int] = {}
+        for index in indexes:
+            key = id(auditor.results[index])
+            counts[key] = counts.get(key, 0) + 1
+        by_result: dict[int, AuditedBuild] = {}
+        for index in dict.fromkeys(indexes):
+            result = auditor.results[index]
+            if id(result) not in by_result:
+                by_result[id(result)] = AuditedBuild.objects.create(
+                    audit=audit,
+                    build=result.build,
+                    verdict=result.verdict,
+                    codes=list(result.codes),
+                    balance=result.balance,
+                    overall=result.balance["overall"],
+                    node_count=counts[id(result)],
+                )
+        saved = {index: by_result[id(auditor.results[index])] for index in set(indexes)}
+        AuditedNode.objects.bulk_create(
+            (
+                AuditedNode(audit=audit, build=saved[index], row=row, node_id=node_id)
+                for node_id, row, index in zip(node_ids, rows, indexes, strict=True)
+            ),
+            batch_size=5000,
+        )
+        return _finish(
+            audit,
+            FleetAudit.Status.DONE,
+            summary=auditor.summary.as_dict(),
+            rows_read=rows_read,
+            profile=auditor.version.profile,
+            rule_version=auditor.version.version,
+        )
+
+
+def _finish(audit: FleetAudit, status: str, *, problems=None, **values) -> FleetAudit:
+    total = len(problems or [])
+    audit.status = status
+    audit.problems = (problems or [])[:PROBLEMS_KEPT]
+    if total > PROBLEMS_KEPT:
+        audit.summary = {"problems": total}
+    audit.progress = 1.0
+    audit.source = b""  # the sheet's cells live on in the results, or nowhere
+    audit.finished_at = timezone.now()
+    for name, value in values.items():
+        setattr(audit, name, value)
+    audit.save()
+    return audit
+
+
+def node_probe_create(
+    *,
+    content: bytes,
+    file_name: str,
+    psu_watts: int,
+    numa_binding: bool,
+    user: AbstractBaseUser,
+) -> NodeProbe:
+    """Read a probe archive into a node's report and keep it; raise ValidationError."""
+    try:
+        files = read_archive(content)
+        facts = node_facts(files)
+    except ArchiveError as error:
+        raise ValidationError(str(error)) from error
+    except ValueError as error:  # ProbeParseError, or a number a parser could not read
+        raise ValidationError(
+            _("A command's output in the archive cannot be read: %(error)s") % {"error": error}
+        ) from error
+    report = probe_report(facts, psu_watts=psu_watts, numa_binding=numa_binding)
+    evaluation = report.evaluation
+    return NodeProbe.objects.create(
+        hostname=" ".join(files.get(HOSTNAME, "").split())[:200],
+        file_name=file_name[:255],
+        files={name: text for name, text in files.items() if name != HOSTNAME},
+        psu_watts=psu_watts,
+        numa_binding=numa_binding,
+        build=report.fields,
+        verdict=str(evaluation.verdict) if evaluation else "",
+        codes=list(evaluation.failed_codes) if evaluation else [],
+        balance=evaluation.balance.as_dict() if evaluation else {},
+        findings=report.findings,
+        profile=report.version.profile,
+        rule_version=report.version.version,
+        created_by=user,
+    )
+
+
+def ruleset_change_preview(
+    *, version: RuleSetVersion, changes: dict[str, float], base_version: int | None = None
+) -> dict:
+    """Return what publishing `changes` on top of `version` would change; publish nothing.
+
+    `version` is the profile's current version; a `base_version` other than it is stale, as
+    for a real edit (configurator.services.StaleVersion).
+    """
+    if base_version is not None and base_version != version.version:
+        raise StaleVersion(version, base_version)
+    current = RuleParams.from_mapping(version.parameters)
+    errors = parameter_errors(changes, current)
+    if errors:
+        raise ValidationError(errors)
+    proposed = RuleParams.from_mapping({**current.as_dict(), **changes})
+    return {
+        "dry_run": True,
+        "version": version.version,
+        "profile": version.profile.slug,
+        "parameters": proposed.as_dict(),
+        "impact": rule_change_impact(current=current, proposed=proposed).as_dict(),
+    }

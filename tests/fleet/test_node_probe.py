@@ -1,0 +1,203 @@
+"""A node's probe archive becomes its hardware balance report."""
+
+import io
+import subprocess
+import tarfile
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from configurator.fleet.models import NodeProbe
+from configurator.fleet.probe.archive import ArchiveError, read_archive
+from configurator.fleet.probe.facts import node_facts
+from tests.fleet.probe_archives import dual_socket_synthetic, fixture, h200_vm_files, tar_gz
+
+
+def codes(facts):
+    return [finding.code for finding in facts.findings()]
+
+
+def test_real_h200_vm_reads_as_one_socket_one_gpu():
+    facts = node_facts(read_archive(tar_gz(h200_vm_files())))
+    assert (facts.cpu.sockets, len(facts.gpus), facts.gpus_per_socket()) == (1, 1, (1,))
+    assert facts.pcie_gen == 5 and not facts.nvlink
+    assert facts.memory_gb == 4  # numactl's 4443 MB: no dmidecode on that VM
+    assert codes(facts) == ["not_collected"] * 3  # lspci, dmidecode and nccl-tests absent
+
+
+def test_dual_socket_node_places_four_gpus_per_socket():
+    facts = node_facts(dual_socket_synthetic())
+    assert facts.gpus_per_socket() == (4, 4)
+    assert "cross_socket" not in codes(facts)
+    assert "nvlink_missing" in codes(facts)
+
+
+def test_x8_link_and_gen3_slot_are_found():
+    facts = node_facts(dual_socket_synthetic(gen=(3, 4), narrow=2))
+    found = {(f.code, f.subject) for f in facts.findings()}
+    assert ("pcie_width", "00000000:1A:00.0") in found
+    assert sum(code == "pcie_gen" for code in codes(facts)) == 8
+
+
+def test_idle_link_speed_is_not_a_downgrade():
+    files = dual_socket_synthetic()  # every GPU idles at Gen1 speed, slots allow Gen4
+    assert "pcie_gen" not in codes(node_facts(files))
+
+
+def test_gpu_whose_affinity_spans_sockets_is_found():
+    files = dual_socket_synthetic()
+    files["nvidia-smi-topo.txt"] = files["nvidia-smi-topo.txt"].replace(
+        "GPU3\tSYS\tSYS\tSYS\t X \tSYS\tSYS\tSYS\tSYS\tSYS\tSYS\t0-55,112-167\t0",
+        "GPU3\tSYS\tSYS\tSYS\t X \tSYS\tSYS\tSYS\tSYS\tSYS\tSYS\t0-223\tN/A",
+    )
+    facts = node_facts(files)
+    assert [f.subject for f in facts.findings() if f.code == "cross_socket"] == ["GPU3"]
+    assert facts.gpus_per_socket() == (3, 4)
+
+
+def test_non_ecc_dimm_is_found():
+    files = dual_socket_synthetic()
+    files["dmidecode-memory.txt"] = fixture("synthetic/dmidecode-memory-non-ecc.SYNTHETIC.txt")
+    facts = node_facts(files)
+    assert "non_ecc" in codes(facts) and facts.memory_ecc is False
+
+
+def test_archive_without_nvidia_smi_is_refused():
+    files = h200_vm_files()
+    del files["nvidia-smi-q.xml"]
+    with pytest.raises(ArchiveError, match="nvidia-smi -q -x"):
+        read_archive(tar_gz(files))
+
+
+def test_archive_links_and_paths_are_not_followed():
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as archive:
+        link = tarfile.TarInfo("probe/lscpu.json")
+        link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+        archive.addfile(link)
+    with pytest.raises(ArchiveError, match=r"lscpu\.json"):
+        read_archive(out.getvalue())
+
+
+def test_not_an_archive_is_refused():
+    with pytest.raises(ArchiveError):
+        read_archive(b"plain text, not gzip")
+
+
+def test_probe_script_is_served_and_valid_bash(client, tmp_path):
+    response = client.get(reverse("fleet:probe-script"))
+    script = tmp_path / "probe.sh"
+    script.write_bytes(response.content)
+    assert response.status_code == 200
+    for command in ("lscpu -J", "numactl --hardware", "nvidia-smi topo -m", "nvidia-smi -q -x",
+                    "lspci -vv", "dmidecode -t memory", "all_reduce_perf"):  # fmt: skip
+        assert command in response.content.decode()
+    assert subprocess.run(["bash", "-n", str(script)], check=False).returncode == 0
+
+
+@pytest.mark.django_db
+def test_upload_of_a_dual_socket_probe_gives_its_balance_report(architect_client):
+    files = dual_socket_synthetic(narrow=5)
+    response = architect_client.post(
+        reverse("fleet:probe-upload"),
+        {"archive": SimpleUploadedFile("probe.tar.gz", tar_gz(files)), "psu_watts": 5000,
+         "numa_binding": "on"},
+    )  # fmt: skip
+    probe = NodeProbe.objects.get()
+    assert response.status_code == 302
+    assert probe.build["cpu"] == "xeon-gold-6530" and probe.build["gpu"] == "rtx-4090"
+    assert probe.build["gpus_per_socket"] == [4, 4]
+    assert probe.verdict == "reject" and "P3" in probe.codes  # 32 GB of RAM for 192 GB VRAM
+    html = architect_client.get(response["Location"]).content.decode()
+    assert "x8 of x16" in html and "binding" in html
+
+
+@pytest.mark.django_db
+def test_unknown_gpu_gets_findings_but_no_verdict(architect_client):
+    response = architect_client.post(
+        reverse("fleet:probe-upload"),
+        {"archive": SimpleUploadedFile("p.tar.gz", tar_gz(h200_vm_files())), "psu_watts": 1500},
+    )
+    probe = NodeProbe.objects.get()
+    assert probe.hostname == "h200-vm"
+    assert probe.verdict == "" and probe.build is None
+    html = architect_client.get(response["Location"]).content.decode()
+    assert "not in the catalog" in html or "No rules verdict" in html
+
+
+@pytest.mark.django_db
+def test_bad_archive_is_refused_and_nothing_saved(architect_client):
+    response = architect_client.post(
+        reverse("fleet:probe-upload"),
+        {"archive": SimpleUploadedFile("p.tar.gz", b"nope"), "psu_watts": 1500},
+    )
+    assert response.status_code == 200
+    assert "tar.gz" in response.content.decode()
+    assert not NodeProbe.objects.exists()
+
+
+@pytest.mark.django_db
+def test_presales_cannot_upload_probes(presales_client):
+    assert presales_client.get(reverse("fleet:probe-upload")).status_code == 403
+
+
+@pytest.mark.django_db
+def test_probe_api_answers_the_report(architect_client):
+    archive = SimpleUploadedFile("p.tar.gz", tar_gz(dual_socket_synthetic(narrow=1)))
+    response = architect_client.post(
+        "/api/v1/fleet/probes", {"archive": archive, "psu_watts": 5000}
+    )
+    body = response.json()
+    assert response.status_code == 201
+    assert body["build"]["gpus_per_socket"] == [4, 4]
+    assert body["verdict"] == "reject"
+    assert any(f["code"] == "pcie_width" and "x8 of x16" in f["text"] for f in body["findings"])
+
+
+@pytest.mark.django_db
+def test_probe_api_names_the_bad_field(architect_client):
+    response = architect_client.post(
+        "/api/v1/fleet/probes",
+        {"archive": SimpleUploadedFile("p.tar.gz", b"nope"), "psu_watts": 0},
+    )
+    assert response.status_code == 400
+    assert "psu_watts" in response.json()["errors"]
+
+
+@pytest.mark.django_db
+def test_probe_api_refuses_presales_and_anonymous(presales_client, client):
+    archive = tar_gz(h200_vm_files())
+    data = {"archive": SimpleUploadedFile("p.tar.gz", archive), "psu_watts": 1000}
+    assert presales_client.post("/api/v1/fleet/probes", data).status_code == 403
+    data["archive"] = SimpleUploadedFile("p.tar.gz", archive)
+    assert client.post("/api/v1/fleet/probes", data).status_code in (401, 403)
+    assert not NodeProbe.objects.exists()
+
+
+@pytest.mark.django_db
+def test_nccl_bus_bandwidth_is_on_the_report(architect_client):
+    files = dual_socket_synthetic()
+    files["nccl-tests.txt"] = fixture("public/nccl-tests-tail-mpirun.txt")
+    response = architect_client.post(
+        reverse("fleet:probe-upload"),
+        {"archive": SimpleUploadedFile("p.tar.gz", tar_gz(files)), "psu_watts": 5000},
+    )
+    html = architect_client.get(response["Location"]).content.decode()
+    assert "92.3405 GB/s" in html
+    assert "nccl-tests.txt is missing" not in html
+
+
+@pytest.mark.django_db
+def test_probe_api_takes_archives_over_the_json_body_limit(architect_client, settings):
+    import secrets
+
+    files = dual_socket_synthetic()
+    files["lspci-vv.txt"] = secrets.token_hex(100_000)  # incompressible: the archive > 64 KB
+    archive = tar_gz(files)
+    assert len(archive) > settings.API_MAX_BODY_BYTES
+    response = architect_client.post(
+        "/api/v1/fleet/probes",
+        {"archive": SimpleUploadedFile("p.tar.gz", archive), "psu_watts": 5000},
+    )
+    assert response.status_code == 201
