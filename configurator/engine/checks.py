@@ -31,6 +31,7 @@ from configurator.engine.memory import (
     memory_population,
     memory_requirement,
 )
+from configurator.engine.messages import Message, _, join, ngettext
 from configurator.engine.pcie import LaneBudget, even_split, lane_budget, socket_loads, split_label
 from configurator.engine.power import PowerBudget, power_budget
 from configurator.engine.registry import REGISTRY, CatalogueEntry, CheckKind
@@ -74,6 +75,10 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+def _gpu_count(count: int) -> Message:
+    return ngettext("%(n)s GPU", "%(n)s GPUs", count)
+
+
 # P1 ----------------------------------------------------------------------------------------
 
 
@@ -84,12 +89,22 @@ def legacy_pcie_platform(build: Build, workload: Workload | None, rules: RulePar
     if gen < gen_min and build.gpu_count > 1:
         return failed(
             "P1",
-            f"{_gpus(build)} on a PCIe Gen{gen} platform ({_cpus(build)}); "
-            f"multi-GPU nodes need Gen{gen_min} or newer",
-            f"move to a PCIe Gen{gen_min}/Gen{gen_min + 1} platform, e.g. {MODERN_PLATFORMS}",
+            _(
+                "%(gpus)s on a PCIe Gen%(gen)s platform (%(cpus)s); "
+                "multi-GPU nodes need Gen%(gen_min)s or newer",
+                gpus=_gpus(build), gen=gen, cpus=_cpus(build), gen_min=gen_min,
+            ),
+            _(
+                "move to a PCIe Gen%(gen_min)s/Gen%(gen_next)s platform, e.g. %(platforms)s",
+                gen_min=gen_min, gen_next=gen_min + 1, platforms=MODERN_PLATFORMS,
+            ),
             numbers,
-        )
-    return passed("P1", f"PCIe Gen{gen} platform for {_plural(build.gpu_count, 'GPU')}", numbers)
+        )  # fmt: skip
+    return passed(
+        "P1",
+        _("PCIe Gen%(gen)s platform for %(gpus)s", gen=gen, gpus=_gpu_count(build.gpu_count)),
+        numbers,
+    )
 
 
 # P2 ----------------------------------------------------------------------------------------
@@ -101,40 +116,49 @@ def numa_binding(build: Build, workload: Workload | None, rules: RuleParams) -> 
     numbers = {"numa_binding": int(build.numa_binding), "gpus_cross_numa": cross}
     problems, fixes = [], []
     if not build.numa_binding:
-        problems.append("no automatic core/NUMA binding for the GPUs")
-        fixes.append("ship the automatic core/NUMA binding script (numactl/taskset per GPU)")
+        problems.append(_("no automatic core/NUMA binding for the GPUs"))
+        fixes.append(_("ship the automatic core/NUMA binding script (numactl/taskset per GPU)"))
     if cross > 0:
-        problems.append(f"{_plural(cross, 'GPU')} served across NUMA nodes")
-        fixes.append(f"re-seat {_plural(cross, 'GPU')} in slots wired to the serving socket")
+        problems.append(_("%(gpus)s served across NUMA nodes", gpus=_gpu_count(cross)))
+        fixes.append(
+            _("re-seat %(gpus)s in slots wired to the serving socket", gpus=_gpu_count(cross))
+        )
     if problems:
-        return failed("P2", "; ".join(problems), "; ".join(fixes), numbers)
-    return passed("P2", "every GPU bound to the cores and memory of its own socket", numbers)
+        return failed("P2", join(problems), join(fixes), numbers)
+    return passed("P2", _("every GPU bound to the cores and memory of its own socket"), numbers)
 
 
 # P3 and the memory dimension ----------------------------------------------------------------
 
 
-def _memory_need_text(need: MemoryRequirement, rules: RuleParams) -> str:
+def _memory_need_text(need: MemoryRequirement, rules: RuleParams) -> Message:
     if need.reason == "ratio":
-        return f"{num(rules.memory_vram_ratio_min)} × {need.vram_gb} GB VRAM"
+        return _(
+            "%(ratio)s × %(vram)s GB VRAM",
+            ratio=num(rules.memory_vram_ratio_min),
+            vram=need.vram_gb,
+        )
     if need.reason == "floor":
-        return f"the {need.floor_gb} GB floor of 8-GPU nodes"
-    return f"{rules.memory_per_gpu_gb_min} GB per GPU"
+        return _("the %(floor)s GB floor of 8-GPU nodes", floor=need.floor_gb)
+    return _("%(per_gpu)s GB per GPU", per_gpu=rules.memory_per_gpu_gb_min)
 
 
-def _memory_fix(build: Build, required_gb: float) -> str:
+def _memory_fix(build: Build, required_gb: float) -> Message:
     channels = build.cpu.memory_channels * build.cpu_count
     population = memory_population(required_gb, channels, build.cpu.ddr_gen)
     if population is None:
-        return (
-            f"{num(required_gb)} GB is more than {channels} channels hold at "
-            f"{max(DIMMS_PER_CHANNEL)} DIMMs each: put fewer GPUs in each node"
-        )
-    return (
-        f"fit {population.total_gb} GB (+{population.total_gb - build.memory_gb} GB): "
-        f"{population.describe()}, {population.dimms // channels} per channel on "
-        f"{build.cpu_count} × {build.cpu.memory_channels} channels"
-    )
+        return _(
+            "%(required)s GB is more than %(channels)s channels hold at %(per_channel)s DIMMs "
+            "each: put fewer GPUs in each node",
+            required=num(required_gb), channels=channels, per_channel=max(DIMMS_PER_CHANNEL),
+        )  # fmt: skip
+    return _(
+        "fit %(total)s GB (+%(more)s GB): %(population)s, %(per_channel)s per channel on "
+        "%(sockets)s × %(socket_channels)s channels",
+        total=population.total_gb, more=population.total_gb - build.memory_gb,
+        population=population.describe(), per_channel=population.dimms // channels,
+        sockets=build.cpu_count, socket_channels=build.cpu.memory_channels,
+    )  # fmt: skip
 
 
 def _memory_numbers(build: Build, need: MemoryRequirement) -> dict[str, float | int]:
@@ -152,10 +176,11 @@ def memory_below_vram(build: Build, workload: Workload | None, rules: RuleParams
     """P3: reject system memory below the VRAM ratio, the 8-GPU floor or the per-GPU minimum."""
     need = memory_requirement(build.gpu_count, build.gpu.memory_gb, rules)
     numbers = _memory_numbers(build, need)
-    detail = (
-        f"{_plural(build.gpu_count, 'GPU')} need {num(need.required_gb)} GB "
-        f"({_memory_need_text(need, rules)}); the node has {build.memory_gb} GB"
-    )
+    detail = _(
+        "%(gpus)s need %(required)s GB (%(rule)s); the node has %(memory)s GB",
+        gpus=_gpu_count(build.gpu_count), required=num(need.required_gb),
+        rule=_memory_need_text(need, rules), memory=build.memory_gb,
+    )  # fmt: skip
     if build.memory_gb < need.required_gb:
         return failed("P3", detail, _memory_fix(build, need.required_gb), numbers)
     return passed("P3", detail, numbers)
@@ -167,14 +192,22 @@ def memory_capacity(build: Build, workload: Workload | None, rules: RuleParams) 
     numbers = _memory_numbers(build, need)
     headroom = build.memory_gb / need.required_gb - 1 if need.required_gb > 0 else 0.0
     numbers["headroom"] = round(headroom, 4)
-    detail = (
-        f"{build.memory_gb} GB for {num(need.required_gb)} GB needed "
-        f"({_memory_need_text(need, rules)})"
-    )
+    detail = _(
+        "%(memory)s GB for %(required)s GB needed (%(rule)s)",
+        memory=build.memory_gb, required=num(need.required_gb),
+        rule=_memory_need_text(need, rules),
+    )  # fmt: skip
     if build.memory_gb < need.required_gb:
-        short = f"{detail}: short by {num(need.required_gb - build.memory_gb)} GB"
+        short = _(
+            "%(detail)s: short by %(short)s GB",
+            detail=detail, short=num(need.required_gb - build.memory_gb),
+        )  # fmt: skip
         return failed("memory", short, _memory_fix(build, need.required_gb), numbers)
-    return passed("memory", f"{detail}: {headroom:+.0%} headroom", numbers)
+    return passed(
+        "memory",
+        _("%(detail)s: %(headroom)s headroom", detail=detail, headroom=f"{headroom:+.0%}"),
+        numbers,
+    )
 
 
 # P4 and the NUMA dimension ------------------------------------------------------------------
@@ -186,23 +219,32 @@ def _split_fix(build: Build, rules: RuleParams) -> str:
     per_node = per_socket * sockets
     if build.gpu_count > per_node:
         nodes = math.ceil(build.gpu_count / per_node)
-        return (
-            f"at most {per_node} GPUs per node ({sockets} sockets × {per_socket}): "
-            f"spread the GPUs over {nodes} nodes"
-        )
+        return _(
+            "at most %(per_node)s GPUs per node (%(sockets)s sockets × %(per_socket)s): "
+            "spread the GPUs over %(nodes)s nodes",
+            per_node=per_node, sockets=sockets, per_socket=per_socket, nodes=nodes,
+        )  # fmt: skip
     split = split_label(even_split(build.gpu_count, sockets))
     if build.cpu_count < sockets:
-        return f"use a {sockets}-socket platform and split the GPUs evenly: {split}"
-    return f"split the GPUs evenly over the sockets: {split}"
+        return _(
+            "use a %(sockets)s-socket platform and split the GPUs evenly: %(split)s",
+            sockets=sockets, split=split,
+        )  # fmt: skip
+    return _("split the GPUs evenly over the sockets: %(split)s", split=split)
 
 
 def _overloaded_sockets(loads: tuple[int, ...], limit: int) -> str:
     """Describe the sockets above the limit, e.g. `CPU0 carries 6 GPUs (6 + 2)`; empty if none."""
-    heavy = [f"CPU{i} carries {load} GPUs" for i, load in enumerate(loads) if load > limit]
+    heavy = [
+        _("CPU%(socket)s carries %(load)s GPUs", socket=i, load=load)
+        for i, load in enumerate(loads)
+        if load > limit
+    ]
     if not heavy:
         return ""
-    split = f" ({split_label(loads)})" if len(loads) > 1 else ""
-    return f"{', '.join(heavy)}{split}"
+    if len(loads) > 1:
+        return _("%(sockets)s (%(split)s)", sockets=join(heavy, ", "), split=split_label(loads))
+    return join(heavy, ", ")
 
 
 def socket_overload(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -214,11 +256,19 @@ def socket_overload(build: Build, workload: Workload | None, rules: RuleParams) 
     if overloaded:
         return failed(
             "P4",
-            f"{overloaded}; at most {limit} per socket",
+            _("%(overloaded)s; at most %(limit)s per socket", overloaded=overloaded, limit=limit),
             _split_fix(build, rules),
             numbers,
         )
-    return passed("P4", f"GPUs per socket {split_label(loads)}, at most {limit} each", numbers)
+    return passed(
+        "P4",
+        _(
+            "GPUs per socket %(split)s, at most %(limit)s each",
+            split=split_label(loads),
+            limit=limit,
+        ),
+        numbers,
+    )
 
 
 def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -335,13 +385,17 @@ def non_ecc_memory(build: Build, workload: Workload | None, rules: RuleParams) -
     """P6: reject memory without ECC."""
     numbers = {"memory_ecc": int(build.memory_ecc), "memory_gb": build.memory_gb}
     if build.memory_ecc:
-        return passed("P6", f"{build.memory_gb} GB of ECC server memory", numbers)
+        return passed(
+            "P6", _("%(memory)s GB of ECC server memory", memory=build.memory_gb), numbers
+        )
     channels = build.cpu.memory_channels * build.cpu_count
     population = memory_population(build.memory_gb, channels, build.cpu.ddr_gen)
-    fix = "replace it with server ECC RDIMMs"
+    fix = _("replace it with server ECC RDIMMs")
     if population is not None:
-        fix += f": {population.describe()}"
-    return failed("P6", f"{build.memory_gb} GB of non-ECC memory", fix, numbers)
+        fix = _(
+            "replace it with server ECC RDIMMs: %(population)s", population=population.describe()
+        )
+    return failed("P6", _("%(memory)s GB of non-ECC memory", memory=build.memory_gb), fix, numbers)
 
 
 # P7 ----------------------------------------------------------------------------------------

@@ -130,6 +130,8 @@ def test_customer_switches_to_chinese(browser, live_server):
     assert check_status(browser, "P1") == "fail"  # the same build, in Chinese
     p1 = browser.find_element(By.ID, "check-P1").text
     assert "老旧 PCIe 3.0 平台" in p1 and "不通过" in p1 and "修复" in p1
+    assert "装在 PCIe Gen3 平台上" in p1  # the detail, with its numbers, in Chinese
+    assert "改用 PCIe Gen4/Gen5 平台" in p1  # and the fix
     assert "元" in browser.find_element(By.CSS_SELECTOR, ".price-box .price").text
     browser.get(f"{live_server.url}/configure/")  # the choice is remembered
     assert browser.find_element(By.TAG_NAME, "h1").text == "配置 GPU 服务器"
