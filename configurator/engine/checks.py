@@ -332,6 +332,14 @@ def _method_label(workload: Workload) -> str:
     return "LoRA" if workload.finetune_method is FinetuneMethod.LORA else "QLoRA"
 
 
+# The workload modes as a detail names them.
+MODE_WORDS: dict[Mode, Message] = {
+    Mode.TRAIN: _("train"),
+    Mode.FINETUNE: _("finetune"),
+    Mode.INFER: _("infer"),
+}
+
+
 def training_without_nvlink(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """P5: reject full-parameter multi-GPU training of a large model on GPUs without NVLink.
 
@@ -339,43 +347,49 @@ def training_without_nvlink(build: Build, workload: Workload | None, rules: Rule
     model's), so they pass with a note (domain.md §6).
     """
     if workload is None:
-        return not_applicable("P5", "applies to training workloads; no workload given")
+        return not_applicable("P5", _("applies to training workloads; no workload given"))
     if workload.mode is Mode.INFER:
-        return not_applicable("P5", "inference exchanges no gradients between GPUs")
+        return not_applicable("P5", _("inference exchanges no gradients between GPUs"))
     if build.gpu_count <= 1:
-        return not_applicable("P5", "one GPU per node: no GPU-to-GPU link inside the node")
+        return not_applicable("P5", _("one GPU per node: no GPU-to-GPU link inside the node"))
     size, size_min = workload.model_params_b, rules.nvlink_model_params_b_min
     # A bridge or board cannot add NVLink to a GPU that has none (RTX 4090, L20).
     linked = build.nvlink and build.gpu.has_nvlink
     numbers = {"model_params_b": size, "nvlink_model_params_b_min": size_min, "nvlink": int(linked)}
     if not _full_parameter(workload):
-        method = _method_label(workload)
-        detail = (
-            f"{method} fine-tuning of a {num(size)}B model exchanges only the adapters' "
-            "gradients between GPUs: PCIe carries them"
-        )
+        detail = _(
+            "%(method)s fine-tuning of a %(size)sB model exchanges only the adapters' "
+            "gradients between GPUs: PCIe carries them",
+            method=_method_label(workload), size=num(size),
+        )  # fmt: skip
         return passed("P5", detail, numbers)
     if size <= size_min:
-        detail = f"{num(size)}B model ≤ {num(size_min)}B: little cross-GPU traffic"
+        detail = _(
+            "%(size)sB model ≤ %(size_min)sB: little cross-GPU traffic",
+            size=num(size), size_min=num(size_min),
+        )  # fmt: skip
         return passed("P5", detail, numbers)
     if linked:
-        return passed("P5", f"{num(size)}B {workload.mode} over NVLink ({_gpus(build)})", numbers)
+        detail = _(
+            "%(size)sB %(mode)s over NVLink (%(gpus)s)",
+            size=num(size), mode=MODE_WORDS[workload.mode], gpus=_gpus(build),
+        )  # fmt: skip
+        return passed("P5", detail, numbers)
     if build.gpu.has_nvlink:
-        reason = "NVLink not fitted"
-        fix = "fit NVLink bridges (PCIe cards) or an SXM NVSwitch board"
+        reason = _("NVLink not fitted")
+        fix = _("fit NVLink bridges (PCIe cards) or an SXM NVSwitch board")
     else:
-        reason = f"the {build.gpu.name} has no NVLink"
-        fix = (
+        reason = _("the %(gpu)s has no NVLink", gpu=build.gpu.name)
+        fix = _(
             "an NVLink GPU (A800 or H100: SXM on an NVSwitch board or bridged PCIe pairs), "
             "or fine-tune with LoRA/QLoRA, which exchanges only adapter gradients"
         )
-    what = "training" if workload.mode is Mode.TRAIN else "full fine-tuning"
-    return failed(
-        "P5",
-        f"{what} of a {num(size)}B model (> {num(size_min)}B) on {_gpus(build)}: {reason}",
-        fix,
-        numbers,
-    )
+    what = _("training") if workload.mode is Mode.TRAIN else _("full fine-tuning")
+    detail = _(
+        "%(what)s of a %(size)sB model (> %(size_min)sB) on %(gpus)s: %(reason)s",
+        what=what, size=num(size), size_min=num(size_min), gpus=_gpus(build), reason=reason,
+    )  # fmt: skip
+    return failed("P5", detail, fix, numbers)
 
 
 # P6 ----------------------------------------------------------------------------------------
@@ -484,7 +498,7 @@ def _vendor(cpu_name: str) -> str:
     return "amd" if "EPYC" in cpu_name.upper() else "intel"
 
 
-def _high_clock_examples(cpu: Cpu, ghz_min: float) -> str:
+def _high_clock_examples(cpu: Cpu, ghz_min: float) -> str:  # CPU names: not translated
     """Name one fitting CPU per vendor, the build's own vendor first (same board family)."""
     picks: dict[str, str] = {}
     for name, ghz in HIGH_CLOCK_CPUS:
@@ -496,28 +510,40 @@ def _high_clock_examples(cpu: Cpu, ghz_min: float) -> str:
 def low_base_clock(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """P8: reject small-batch inference on a CPU whose base clock is below the baseline."""
     if workload is None:
-        return not_applicable("P8", "applies to small-batch inference; no workload given")
+        return not_applicable("P8", _("applies to small-batch inference; no workload given"))
     if workload.mode is not Mode.INFER:
-        return not_applicable("P8", f"{workload.mode} builds are not judged on base clock")
+        detail = _("%(mode)s builds are not judged on base clock", mode=MODE_WORDS[workload.mode])
+        return not_applicable("P8", detail)
     batch, batch_max = workload.batch_size, rules.small_batch_max
     ghz, ghz_min = build.cpu.base_ghz, rules.cpu_base_ghz_min
     numbers = {"batch_size": batch, "small_batch_max": batch_max, "base_ghz": ghz}
     numbers["cpu_base_ghz_min"] = ghz_min
     if batch > batch_max:
-        return not_applicable(
-            "P8", f"batch {batch} > small-batch limit {batch_max}: scheduling is amortised", numbers
-        )
-    detail = f"inference at batch {batch} (≤ {batch_max}) on {build.cpu.name}, {num(ghz)} GHz base"
+        detail = _(
+            "batch %(batch)s > small-batch limit %(batch_max)s: scheduling is amortised",
+            batch=batch, batch_max=batch_max,
+        )  # fmt: skip
+        return not_applicable("P8", detail, numbers)
+    detail = _(
+        "inference at batch %(batch)s (≤ %(batch_max)s) on %(cpu)s, %(ghz)s GHz base",
+        batch=batch, batch_max=batch_max, cpu=build.cpu.name, ghz=num(ghz),
+    )  # fmt: skip
     if ghz < ghz_min:
         examples = _high_clock_examples(build.cpu, ghz_min)
-        fix = f"a high-base-clock CPU (≥ {num(ghz_min)} GHz base)"
-        return failed(
-            "P8",
-            f"{detail}; small-batch inference needs ≥ {num(ghz_min)} GHz",
-            f"{fix}, e.g. {examples}" if examples else fix,
-            numbers,
-        )
-    return passed("P8", f"{detail} (≥ {num(ghz_min)} GHz)", numbers)
+        fix = _("a high-base-clock CPU (≥ %(ghz_min)s GHz base)", ghz_min=num(ghz_min))
+        if examples:
+            fix = _(
+                "a high-base-clock CPU (≥ %(ghz_min)s GHz base), e.g. %(examples)s",
+                ghz_min=num(ghz_min), examples=examples,
+            )  # fmt: skip
+        detail = _(
+            "%(detail)s; small-batch inference needs ≥ %(ghz_min)s GHz",
+            detail=detail, ghz_min=num(ghz_min),
+        )  # fmt: skip
+        return failed("P8", detail, fix, numbers)
+    return passed(
+        "P8", _("%(detail)s (≥ %(ghz_min)s GHz)", detail=detail, ghz_min=num(ghz_min)), numbers
+    )
 
 
 # PCIe lanes ---------------------------------------------------------------------------------
@@ -585,31 +611,35 @@ def cpu_threads_per_gpu(build: Build, workload: Workload | None, rules: RulePara
         "threads_per_gpu_max": high,
         "cores_per_gpu_min": cores_min,
     }
-    detail = (
-        f"{build.threads} threads ({build.cpu_count} × {build.cpu.threads}) for "
-        f"{_plural(build.gpu_count, 'GPU')} = {num(threads)} threads/GPU "
-        f"(baseline {num(low)}–{num(high)})"
-    )
+    detail = _(
+        "%(threads)s threads (%(sockets)s × %(socket_threads)s) for %(gpus)s = "
+        "%(per_gpu)s threads/GPU (baseline %(low)s–%(high)s)",
+        threads=build.threads, sockets=build.cpu_count, socket_threads=build.cpu.threads,
+        gpus=_gpu_count(build.gpu_count), per_gpu=num(threads), low=num(low), high=num(high),
+    )  # fmt: skip
     sockets = max(build.cpu_count, 1)
     if threads < low:
-        per_socket = math.ceil(low * gpus / sockets)
-        return failed(
-            "cpu_threads",
-            detail,
-            f"a CPU with ≥ {per_socket} threads per socket ({num(low)} threads/GPU × "
-            f"{gpus} GPUs over {sockets} sockets), or fewer GPUs",
-            numbers,
-        )
+        fix = _(
+            "a CPU with ≥ %(per_socket)s threads per socket (%(low)s threads/GPU × "
+            "%(gpus)s GPUs over %(sockets)s sockets), or fewer GPUs",
+            per_socket=math.ceil(low * gpus / sockets), low=num(low), gpus=gpus, sockets=sockets,
+        )  # fmt: skip
+        return failed("cpu_threads", detail, fix, numbers)
     if cores_min > 0 and cores < cores_min:
         per_socket = math.ceil(cores_min * gpus / sockets)
-        return failed(
-            "cpu_threads",
-            f"{detail}; {num(cores)} cores/GPU, the profile needs ≥ {num(cores_min)}",
-            f"a CPU with ≥ {per_socket} cores per socket, or fewer GPUs",
-            numbers,
+        detail = _(
+            "%(detail)s; %(cores)s cores/GPU, the profile needs ≥ %(cores_min)s",
+            detail=detail, cores=num(cores), cores_min=num(cores_min),
+        )  # fmt: skip
+        fix = _(
+            "a CPU with ≥ %(per_socket)s cores per socket, or fewer GPUs", per_socket=per_socket
         )
+        return failed("cpu_threads", detail, fix, numbers)
     if threads > high:
-        detail += f"; over-provisioned: cost waste (above {num(high)})"
+        detail = _(
+            "%(detail)s; over-provisioned: cost waste (above %(high)s)",
+            detail=detail, high=num(high),
+        )  # fmt: skip
     return passed("cpu_threads", detail, numbers)
 
 
