@@ -415,38 +415,46 @@ def non_ecc_memory(build: Build, workload: Workload | None, rules: RuleParams) -
 # P7 ----------------------------------------------------------------------------------------
 
 
-def _estimate_terms(build: Build, power: PowerBudget, rules: RuleParams) -> str:
+def _estimate_terms(build: Build, power: PowerBudget, rules: RuleParams) -> Message:
     parts = [
-        f"{build.gpu_count} × {build.gpu.tdp_w} W GPUs",
-        f"{build.cpu_count} × {build.cpu.tdp_w} W CPUs",
-        f"{build.dimms} × {rules.dimm_w} W DIMMs",
+        _("%(n)s × %(w)s W GPUs", n=build.gpu_count, w=build.gpu.tdp_w),
+        _("%(n)s × %(w)s W CPUs", n=build.cpu_count, w=build.cpu.tdp_w),
+        _("%(n)s × %(w)s W DIMMs", n=build.dimms, w=rules.dimm_w),
     ]
     if build.nics:
-        parts.append(f"{build.nics} × {build.nic_tdp_w} W NICs")
+        parts.append(_("%(n)s × %(w)s W NICs", n=build.nics, w=build.nic_tdp_w))
     if build.nvme:
-        parts.append(f"{build.nvme} × {build.nvme_tdp_w} W NVMe")
-    board = "board and fans" if power.chassis_w == rules.chassis_overhead_w else "board, fans, HGX"
-    parts.append(f"{power.chassis_w} W {board}")
-    return f"({' + '.join(parts)} = {power.load_w} W) × {num(power.headroom)}"
+        parts.append(_("%(n)s × %(w)s W NVMe", n=build.nvme, w=build.nvme_tdp_w))
+    if power.chassis_w == rules.chassis_overhead_w:
+        parts.append(_("%(w)s W board and fans", w=power.chassis_w))
+    else:
+        parts.append(_("%(w)s W board, fans, HGX", w=power.chassis_w))
+    return _(
+        "(%(parts)s = %(load)s W) × %(headroom)s",
+        parts=join(parts, " + "), load=power.load_w, headroom=num(power.headroom),
+    )  # fmt: skip
 
 
-def _platform_terms(build: Build, power: PowerBudget) -> str:
-    stated = f"the platform's stated {build.rated_power_w} W"
+def _platform_terms(build: Build, power: PowerBudget) -> Message:
+    stated = _("the platform's stated %(w)s W", w=build.rated_power_w)
     rated = build.rated_gpus * build.rated_gpu_w
     if build.gpu_count * build.gpu.tdp_w == rated:
         return stated
-    return (
-        f"{stated} for {build.rated_gpus} × {build.rated_gpu_w} W GPUs, moved to "
-        f"{build.gpu_count} × {build.gpu.tdp_w} W = {power.platform_w} W"
-    )
+    return _(
+        "%(stated)s for %(rated_gpus)s × %(rated_gpu_w)s W GPUs, moved to "
+        "%(gpus)s × %(gpu_w)s W = %(platform_w)s W",
+        stated=stated, rated_gpus=build.rated_gpus, rated_gpu_w=build.rated_gpu_w,
+        gpus=build.gpu_count, gpu_w=build.gpu.tdp_w, platform_w=power.platform_w,
+    )  # fmt: skip
 
 
-def _psu_fix(build: Build, power: PowerBudget, rules: RuleParams) -> str:
+def _psu_fix(build: Build, power: PowerBudget, rules: RuleParams) -> Message:
     """Propose PSUs that cover the need, or fewer GPUs when the platform's bays cannot."""
-    fix = (
-        f"fit PSUs giving ≥ {power.required_w} W usable after redundancy "
-        f"(+{power.required_w - build.psu_watts} W; N+1/N+N spares do not count)"
-    )
+    fix = _(
+        "fit PSUs giving ≥ %(required)s W usable after redundancy "
+        "(+%(more)s W; N+1/N+N spares do not count)",
+        required=power.required_w, more=power.required_w - build.psu_watts,
+    )  # fmt: skip
     bays_w = build.platform_psu_w
     if not bays_w or power.required_w <= bays_w:
         return fix
@@ -454,12 +462,16 @@ def _psu_fix(build: Build, power: PowerBudget, rules: RuleParams) -> str:
         fewer = replace(build, gpu_count=gpus, gpus_per_socket=even_split(gpus, build.cpu_count))
         if power_budget(fewer, rules).required_w <= bays_w:
             nodes = math.ceil(build.gpu_count * build.nodes / gpus)
-            return (
-                f"the platform's PSU bays hold at most {bays_w} W in all, under the "
-                f"{power.required_w} W needed: {gpus} GPUs per node over {nodes} nodes, or a "
-                "platform with more power"
-            )
-    return f"the platform's PSU bays hold at most {bays_w} W in all: a platform with more power"
+            return _(
+                "the platform's PSU bays hold at most %(bays_w)s W in all, under the "
+                "%(required)s W needed: %(gpus)s GPUs per node over %(nodes)s nodes, or a "
+                "platform with more power",
+                bays_w=bays_w, required=power.required_w, gpus=gpus, nodes=nodes,
+            )  # fmt: skip
+    return _(
+        "the platform's PSU bays hold at most %(bays_w)s W in all: a platform with more power",
+        bays_w=bays_w,
+    )
 
 
 def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -483,12 +495,14 @@ def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -
     else:
         sized = _estimate_terms(build, power, rules)
     if power.floor_w:
-        sized = f"max({power.floor_w} W floor, {sized})"
-    need = f"needs {power.required_w} W usable = {sized}"
-    gives = f"the PSUs give {build.psu_watts} W after redundancy"
+        sized = _("max(%(floor)s W floor, %(sized)s)", floor=power.floor_w, sized=sized)
+    detail = _(
+        "needs %(required)s W usable = %(sized)s; the PSUs give %(psu)s W after redundancy",
+        required=power.required_w, sized=sized, psu=build.psu_watts,
+    )  # fmt: skip
     if build.psu_watts < power.required_w:
-        return failed("P7", f"{need}; {gives}", _psu_fix(build, power, rules), numbers)
-    return passed("P7", f"{need}; {gives}", numbers)
+        return failed("P7", detail, _psu_fix(build, power, rules), numbers)
+    return passed("P7", detail, numbers)
 
 
 # P8 ----------------------------------------------------------------------------------------
@@ -549,49 +563,71 @@ def low_base_clock(build: Build, workload: Workload | None, rules: RuleParams) -
 # PCIe lanes ---------------------------------------------------------------------------------
 
 
-def _lane_terms(build: Build, lanes: LaneBudget, rules: RuleParams) -> str:
+def _lane_terms(build: Build, lanes: LaneBudget, rules: RuleParams) -> Message:
     if build.pcie_switch_uplinks:
-        terms = [f"{build.pcie_switch_uplinks} switch uplinks × {rules.pcie_lanes_per_gpu}"]
+        terms = [
+            _(
+                "%(n)s switch uplinks × %(lanes)s",
+                n=build.pcie_switch_uplinks, lanes=rules.pcie_lanes_per_gpu,
+            )
+        ]  # fmt: skip
     else:
-        terms = [f"{build.gpu_count} GPUs × {rules.pcie_lanes_per_gpu}"]
+        terms = [_("%(n)s GPUs × %(lanes)s", n=build.gpu_count, lanes=rules.pcie_lanes_per_gpu)]
         if build.nics:
-            terms.append(f"{build.nics} NICs × {build.nic_lanes}")
+            terms.append(_("%(n)s NICs × %(lanes)s", n=build.nics, lanes=build.nic_lanes))
     if build.nvme:
-        terms.append(f"{build.nvme} NVMe × {build.nvme_lanes}")
-    return f"{' + '.join(terms)} = {lanes.needed} lanes needed"
+        terms.append(_("%(n)s NVMe × %(lanes)s", n=build.nvme, lanes=build.nvme_lanes))
+    return _("%(terms)s = %(needed)s lanes needed", terms=join(terms, " + "), needed=lanes.needed)
 
 
-def _lane_fix(build: Build, lanes: LaneBudget, rules: RuleParams) -> str:
+def _lane_fix(build: Build, lanes: LaneBudget, rules: RuleParams) -> Message:
     """Propose what holds the lanes: a bigger platform only when one exists, else a split."""
     options = []
     if lanes.needed <= MODERN_PLATFORM_LANES:
-        options.append(f"a platform with ≥ {lanes.needed} usable lanes, e.g. {MODERN_PLATFORMS}")
+        options.append(
+            _(
+                "a platform with ≥ %(needed)s usable lanes, e.g. %(platforms)s",
+                needed=lanes.needed, platforms=MODERN_PLATFORMS,
+            )
+        )  # fmt: skip
     else:
         options.append(
-            f"no two-socket platform gives {lanes.needed} lanes (the most is "
-            f"{MODERN_PLATFORM_LANES}): use a PCIe-switch board, whose GPUs and NICs share "
-            "x16 uplinks"
-        )
+            _(
+                "no two-socket platform gives %(needed)s lanes (the most is %(most)s): use a "
+                "PCIe-switch board, whose GPUs and NICs share x16 uplinks",
+                needed=lanes.needed, most=MODERN_PLATFORM_LANES,
+            )
+        )  # fmt: skip
     share = build.nics / build.gpu_count if build.gpu_count else 0
     fewer = _largest_fitting_node(build, rules, lambda gpus: math.ceil(gpus * share))
     if fewer:
         total = build.gpu_count * build.nodes
         nodes = math.ceil(total / fewer)
-        options.append(f"split the {total} GPUs over {nodes} nodes of {fewer}")
+        options.append(
+            _(
+                "split the %(total)s GPUs over %(nodes)s nodes of %(fewer)s",
+                total=total, nodes=nodes, fewer=fewer,
+            )
+        )  # fmt: skip
     elif lanes.needed <= MODERN_PLATFORM_LANES:
-        options.append("a PCIe-switch board")
-    return "; or ".join(options)
+        options.append(_("a PCIe-switch board"))
+    return join(options, "; or ")
 
 
 def pcie_lane_budget(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """PCIe dimension: reject a node whose devices need more lanes than its CPUs provide."""
     lanes = lane_budget(build, rules)
     numbers = {"lanes_needed": lanes.needed, "lanes_available": lanes.available}
-    detail = f"{_lane_terms(build, lanes, rules)}; {lanes.available} from {_cpus(build)}"
+    detail = _(
+        "%(terms)s; %(available)s from %(cpus)s",
+        terms=_lane_terms(build, lanes, rules), available=lanes.available, cpus=_cpus(build),
+    )  # fmt: skip
     if lanes.needed > lanes.available:
         return failed("pcie_lanes", detail, _lane_fix(build, lanes, rules), numbers)
     if lanes.needed > 0:
-        detail += f" ({lanes.headroom:+.0%} headroom)"
+        detail = _(
+            "%(detail)s (%(headroom)s headroom)", detail=detail, headroom=f"{lanes.headroom:+.0%}"
+        )
     return passed("pcie_lanes", detail, numbers)
 
 
@@ -648,24 +684,29 @@ def cpu_threads_per_gpu(build: Build, workload: Workload | None, rules: RulePara
 
 def _capacity_fix(
     build: Build, workload: Workload, usable: float, numbers: dict, need: NicRequirement
-) -> str:
+) -> Message:
     """Propose the fewest GPUs that hold the workload; with a fabric when nodes must train."""
     fewest = gpus_needed(workload, usable, max_gpus=MAX_GPUS_SEARCHED)
     if fewest is None:
-        return f"use a GPU with more memory: it does not fit {MAX_GPUS_SEARCHED} × {build.gpu.name}"
+        return _(
+            "use a GPU with more memory: it does not fit %(most)s × %(gpu)s",
+            most=MAX_GPUS_SEARCHED, gpu=build.gpu.name,
+        )  # fmt: skip
     numbers["gpus_fitting"] = fewest
     per_node = max(build.gpu_count, 1)
     nodes = math.ceil(fewest / per_node)
-    fix = (
-        f"spread it over at least {fewest} × {build.gpu.name} "
-        f"({_plural(nodes, 'node')} of {per_node})"
-    )
+    spread = ngettext(
+        "spread it over at least %(fewest)s × %(gpu)s (%(n)s node of %(per_node)s)",
+        "spread it over at least %(fewest)s × %(gpu)s (%(n)s nodes of %(per_node)s)",
+        nodes, fewest=fewest, gpu=build.gpu.name, per_node=per_node,
+    )  # fmt: skip
     if nodes > 1 and workload.mode is not Mode.INFER:
-        fix += (
-            f" with {need.nics_for(per_node)} × ≥ {need.speed_gbps_min} Gb/s NICs per node "
-            "for the gradients"
-        )
-    return f"{fix}, or use a GPU with more memory"
+        return _(
+            "%(spread)s with %(nics)s × ≥ %(speed)s Gb/s NICs per node for the gradients, "
+            "or use a GPU with more memory",
+            spread=spread, nics=need.nics_for(per_node), speed=need.speed_gbps_min,
+        )  # fmt: skip
+    return _("%(spread)s, or use a GPU with more memory", spread=spread)
 
 
 def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -675,7 +716,7 @@ def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RulePara
     80 GiB, sizing counts GB of 10⁹ bytes (`sizing.usable_gb`).
     """
     if workload is None:
-        return not_applicable("capacity", "needs a workload to size")
+        return not_applicable("capacity", _("needs a workload to size"))
     total = max(build.gpu_count * build.nodes, 1)
     memory, fraction = build.gpu.memory_gb, rules.gpu_memory_usable_fraction
     usable = usable_gb(memory, fraction)
@@ -689,12 +730,17 @@ def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RulePara
         "gpu_memory_usable_fraction": fraction,
         "gpus": total,
     }
-    where = f"{total} GPUs" if build.nodes == 1 else f"{total} GPUs ({build.nodes} nodes)"
-    detail = (
-        f"{num(workload.model_params_b)}B {workload.mode} needs {num(sizing.total_gb)} GB of GPU "
-        f"memory, {num(per_gpu)} GB per GPU over {where}; each {build.gpu.name} may fill "
-        f"{num(usable)} GB ({fraction:.0%} of its {memory} GiB = {num(card_gb(memory))} GB)"
-    )
+    where = _("%(n)s GPUs", n=total)
+    if build.nodes > 1:
+        where = _("%(n)s GPUs (%(nodes)s nodes)", n=total, nodes=build.nodes)
+    detail = _(
+        "%(size)sB %(mode)s needs %(total)s GB of GPU memory, %(per_gpu)s GB per GPU over "
+        "%(where)s; each %(gpu)s may fill %(usable)s GB (%(fraction)s of its %(gib)s GiB = "
+        "%(card)s GB)",
+        size=num(workload.model_params_b), mode=MODE_WORDS[workload.mode],
+        total=num(sizing.total_gb), per_gpu=num(per_gpu), where=where, gpu=build.gpu.name,
+        usable=num(usable), fraction=f"{fraction:.0%}", gib=memory, card=num(card_gb(memory)),
+    )  # fmt: skip
     if per_gpu <= usable:
         return passed("capacity", detail, numbers)
     need = nic_requirement(build.gpu, rules)
@@ -708,20 +754,27 @@ def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RulePara
 def precision_supported(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """Precision: reject a number format the GPU's tensor cores do not run (FP8 before Ada)."""
     if workload is None:
-        return not_applicable("precision", "needs a workload's precision")
+        return not_applicable("precision", _("needs a workload's precision"))
     precision, gpu = str(workload.precision).lower(), build.gpu
     numbers = {"fp8": int(precision == "fp8")}
     arch = ARCHITECTURE_NAMES[gpu.architecture]
     if gpu.runs(precision):
-        return passed("precision", f"{precision} runs natively on the {gpu.name} ({arch})", numbers)
-    able = sorted(ARCHITECTURE_NAMES[a] for a in PRECISION_ARCHITECTURES[precision])
-    return failed(
-        "precision",
-        f"{precision} needs {' or '.join(able)} tensor cores; the {gpu.name} is {arch}",
-        f"run it in bf16 on the {gpu.name} (sized again: twice the memory of {precision} "
-        f"weights), or move {precision} to a GPU built on {' or '.join(able)}, e.g. H100 or L20",
-        numbers,
-    )
+        detail = _(
+            "%(precision)s runs natively on the %(gpu)s (%(arch)s)",
+            precision=precision, gpu=gpu.name, arch=arch,
+        )  # fmt: skip
+        return passed("precision", detail, numbers)
+    able = join(sorted(ARCHITECTURE_NAMES[a] for a in PRECISION_ARCHITECTURES[precision]), " or ")
+    detail = _(
+        "%(precision)s needs %(able)s tensor cores; the %(gpu)s is %(arch)s",
+        precision=precision, able=able, gpu=gpu.name, arch=arch,
+    )  # fmt: skip
+    fix = _(
+        "run it in bf16 on the %(gpu)s (sized again: twice the memory of %(precision)s "
+        "weights), or move %(precision)s to a GPU built on %(able)s, e.g. H100 or L20",
+        gpu=gpu.name, precision=precision, able=able,
+    )  # fmt: skip
+    return failed("precision", detail, fix, numbers)
 
 
 # Fabric ----------------------------------------------------------------------------------------
