@@ -292,32 +292,40 @@ def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) ->
     problems, fixes = [], []
     if build.cpu_count < rules.sockets_min:
         problems.append(
-            f"{_plural(build.cpu_count, 'socket')}; the baseline is a {rules.sockets_min}-socket "
-            "node, each CPU serving the GPUs on its own side"
-        )
-        fixes.append(f"use a {rules.sockets_min}-socket platform")
+            ngettext(
+                "%(n)s socket; the baseline is a %(sockets_min)s-socket node, each CPU serving "
+                "the GPUs on its own side",
+                "%(n)s sockets; the baseline is a %(sockets_min)s-socket node, each CPU serving "
+                "the GPUs on its own side",
+                build.cpu_count, sockets_min=rules.sockets_min,
+            )
+        )  # fmt: skip
+        fixes.append(_("use a %(sockets)s-socket platform", sockets=rules.sockets_min))
     overloaded = _overloaded_sockets(loads, limit)
     if overloaded:
-        problems.append(f"{overloaded}, above {limit} per socket")
+        problems.append(
+            _("%(overloaded)s, above %(limit)s per socket", overloaded=overloaded, limit=limit)
+        )
         if build.cpu_count >= rules.sockets_min:
             fixes.append(_split_fix(build, rules))
     if build.gpus_cross_numa > 0:
-        problems.append(f"{_plural(build.gpus_cross_numa, 'GPU')} served across NUMA nodes")
-        fixes.append("re-seat those GPUs in slots wired to the serving socket")
-    if problems:
-        return failed("numa", "; ".join(problems), "; ".join(fixes), numbers)
-    if spread > 1 and build.cpu_count >= rules.sockets_min:
-        return warned(
-            "numa",
-            f"GPUs per socket {split_label(loads)} are uneven (within {limit} per socket)",
-            _split_fix(build, rules),
-            numbers,
+        problems.append(
+            _("%(gpus)s served across NUMA nodes", gpus=_gpu_count(build.gpus_cross_numa))
         )
-    return passed(
-        "numa",
-        f"GPUs per socket {split_label(loads)}, at most {limit} each, none across NUMA nodes",
-        numbers,
-    )
+        fixes.append(_("re-seat those GPUs in slots wired to the serving socket"))
+    if problems:
+        return failed("numa", join(problems), join(fixes), numbers)
+    if spread > 1 and build.cpu_count >= rules.sockets_min:
+        detail = _(
+            "GPUs per socket %(split)s are uneven (within %(limit)s per socket)",
+            split=split_label(loads), limit=limit,
+        )  # fmt: skip
+        return warned("numa", detail, _split_fix(build, rules), numbers)
+    detail = _(
+        "GPUs per socket %(split)s, at most %(limit)s each, none across NUMA nodes",
+        split=split_label(loads), limit=limit,
+    )  # fmt: skip
+    return passed("numa", detail, numbers)
 
 
 # P5 ----------------------------------------------------------------------------------------
@@ -801,31 +809,44 @@ def _largest_fitting_node(build: Build, rules: RuleParams, nics_for: Callable[[i
     return 0
 
 
-def _fabric_fix(build: Build, need: NicRequirement, rules: RuleParams) -> str:
+def _nic_share(need: NicRequirement) -> Message:
+    if need.gpus_per_nic == 1:
+        return _("one per GPU")
+    return _("one per %(gpus)s GPUs", gpus=need.gpus_per_nic)
+
+
+def _fabric_fix(build: Build, need: NicRequirement, rules: RuleParams) -> Message:
     nics = need.nics_for(build.gpu_count)
-    share = "one per GPU" if need.gpus_per_nic == 1 else f"one per {need.gpus_per_nic} GPUs"
-    fix = f"fit {nics} × ≥ {need.speed_gbps_min} Gb/s NICs per node ({share}), rail-optimised"
+    fix = _(
+        "fit %(nics)s × ≥ %(speed)s Gb/s NICs per node (%(share)s), rail-optimised",
+        nics=nics, speed=need.speed_gbps_min, share=_nic_share(need),
+    )  # fmt: skip
     if _nic_lanes_fit(build, nics, rules):
         return fix
     lanes = lane_budget(replace(build, nics=nics), rules)
-    fix += (
-        f", on a PCIe-switch board that puts each NIC beside its GPUs: direct to the CPUs they "
-        f"need {lanes.needed} lanes, the CPUs give {lanes.available}"
-    )
+    fix = _(
+        "%(fix)s, on a PCIe-switch board that puts each NIC beside its GPUs: direct to the "
+        "CPUs they need %(needed)s lanes, the CPUs give %(available)s",
+        fix=fix, needed=lanes.needed, available=lanes.available,
+    )  # fmt: skip
     fewer = _largest_fitting_node(build, rules, need.nics_for)
     if fewer:
-        fix += f"; or {fewer} GPUs per node with {need.nics_for(fewer)} NICs"
+        fix = _(
+            "%(fix)s; or %(gpus)s GPUs per node with %(nics)s NICs",
+            fix=fix, gpus=fewer, nics=need.nics_for(fewer),
+        )  # fmt: skip
     return fix
 
 
 def multi_node_fabric(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """Fabric: reject multi-node training without enough NICs of the speed its GPUs need."""
     if workload is None:
-        return not_applicable("fabric", "applies to multi-node training; no workload given")
+        return not_applicable("fabric", _("applies to multi-node training; no workload given"))
     if workload.mode is Mode.INFER:
-        return not_applicable("fabric", "inference scales by whole replicas: no gradient traffic")
+        detail = _("inference scales by whole replicas: no gradient traffic")
+        return not_applicable("fabric", detail)
     if build.nodes <= 1:
-        return not_applicable("fabric", "one node: GPUs exchange gradients inside it")
+        return not_applicable("fabric", _("one node: GPUs exchange gradients inside it"))
     need = nic_requirement(build.gpu, rules)
     nics_needed = need.nics_for(build.gpu_count)
     speed = build.nic_speed_gbps
@@ -836,26 +857,40 @@ def multi_node_fabric(build: Build, workload: Workload | None, rules: RuleParams
         "nic_speed_gbps": speed,
         "nic_speed_gbps_min": need.speed_gbps_min,
     }
-    share = "one per GPU" if need.gpus_per_nic == 1 else f"one per {need.gpus_per_nic} GPUs"
-    wanted = f"{nics_needed} × ≥ {need.speed_gbps_min} Gb/s ({share})"
-    where = f"{workload.mode} over {build.nodes} nodes of {_gpus(build)}"
-    problems = []
+    share = _nic_share(need)
+    wanted = _(
+        "%(nics)s × ≥ %(speed)s Gb/s (%(share)s)",
+        nics=nics_needed, speed=need.speed_gbps_min, share=share,
+    )  # fmt: skip
+    where = _(
+        "%(mode)s over %(nodes)s nodes of %(gpus)s",
+        mode=MODE_WORDS[workload.mode], nodes=build.nodes, gpus=_gpus(build),
+    )  # fmt: skip
+    problem = None
     if build.nics < nics_needed:
-        has = "no high-speed NICs" if build.nics == 0 else _plural(build.nics, "NIC")
-        problems.append(f"{has} per node; it needs {wanted}")
+        has = _("no high-speed NICs")
+        if build.nics:
+            has = ngettext("%(n)s NIC", "%(n)s NICs", build.nics)
+        problem = _("%(has)s per node; it needs %(wanted)s", has=has, wanted=wanted)
     elif speed <= 0:
-        problems.append(
-            f"{_plural(build.nics, 'NIC')} per node of unstated speed; it needs {wanted}"
-        )
+        problem = ngettext(
+            "%(n)s NIC per node of unstated speed; it needs %(wanted)s",
+            "%(n)s NICs per node of unstated speed; it needs %(wanted)s",
+            build.nics, wanted=wanted,
+        )  # fmt: skip
     elif speed < need.speed_gbps_min:
-        problems.append(f"{build.nics} × {speed} Gb/s NICs per node; it needs {wanted}")
-    if problems:
-        return failed(
-            "fabric", f"{where}: {'; '.join(problems)}", _fabric_fix(build, need, rules), numbers
-        )
-    return passed(
-        "fabric", f"{where}: {build.nics} × {speed} Gb/s NICs per node ({share} needed)", numbers
-    )
+        problem = _(
+            "%(nics)s × %(speed)s Gb/s NICs per node; it needs %(wanted)s",
+            nics=build.nics, speed=speed, wanted=wanted,
+        )  # fmt: skip
+    if problem:
+        detail = _("%(where)s: %(problem)s", where=where, problem=problem)
+        return failed("fabric", detail, _fabric_fix(build, need, rules), numbers)
+    detail = _(
+        "%(where)s: %(nics)s × %(speed)s Gb/s NICs per node (%(share)s needed)",
+        where=where, nics=build.nics, speed=speed, share=share,
+    )  # fmt: skip
+    return passed("fabric", detail, numbers)
 
 
 # The registry: display order, catalogue entry, and whether the CPU side alone decides. ------
