@@ -1,6 +1,6 @@
 """Run every benchmark: `python -m bench`."""
 
-from bench import bench_configure, bench_evaluate, bench_fleet, bench_recommend
+from bench import bench_configure, bench_evaluate, bench_fleet, bench_quote_pdf, bench_recommend
 
 if __name__ == "__main__":
     print("== evaluate")
@@ -9,5 +9,7 @@ if __name__ == "__main__":
     bench_recommend.run()
     print("\n== audit_fleet, end to end")
     bench_fleet.run()
+    print("\n== quote PDF")
+    bench_quote_pdf.run()
     print("\n== configurator page")
     bench_configure.run()

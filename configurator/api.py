@@ -19,6 +19,8 @@ from configurator.fleet.api import router as fleet_router
 from configurator.fleet.services import ruleset_change_preview
 from configurator.inputs import InputErrors
 from configurator.middleware import exception_response
+from configurator.quotes.api import router as quotes_router
+from configurator.quotes.services import TransitionRefused
 from configurator.schemas import (
     ErrorsOut,
     EvaluateIn,
@@ -36,7 +38,9 @@ from configurator.schemas import (
 api = NinjaAPI(
     title="Balanced GPU node configurator API",
     version="1",
-    description="Catalog, build evaluation, workload sizing, recommendations and baseline rules.",
+    description=(
+        "Catalog, build evaluation, workload sizing, recommendations, baseline rules and quotes."
+    ),
     urls_namespace="api-v1",
     docs_url="docs",
 )
@@ -57,6 +61,11 @@ def on_validation_error(request: HttpRequest, exc: NinjaValidationError) -> Http
 @api.exception_handler(InputErrors)
 def on_input_errors(request: HttpRequest, exc: InputErrors) -> HttpResponse:
     return errors_response(request, exc.errors)
+
+
+@api.exception_handler(TransitionRefused)
+def on_transition_refused(request: HttpRequest, exc: TransitionRefused) -> HttpResponse:
+    return errors_response(request, exc.errors, status=exc.status)
 
 
 @api.exception_handler(AuthenticationError)
@@ -183,3 +192,4 @@ def rules_out(version) -> dict[str, object]:
 
 # Capabilities living in their own apps add their routers here.
 api.add_router("/fleet", fleet_router)
+api.add_router("/quotes", quotes_router)

@@ -11,6 +11,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("readyz", views.readyz, name="readyz"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("quotes/", include("configurator.quotes.urls")),
     path("", include("configurator.web.urls")),
     path("", include("catalog.urls")),
 ]

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "catalog",
     "configurator",
     "configurator.fleet",
+    "configurator.quotes",
     "configurator.web",
 ]
 
@@ -219,6 +220,11 @@ CATALOG_IMPORT_INLINE_ROWS = env_int("CATALOG_IMPORT_INLINE_ROWS", default=1000)
 
 # Background work (big imports, fleet audits, bulk PDFs) runs on Django's tasks API with the
 # database backend of django-tasks-db: `manage.py db_worker` runs the queue (README).
+# Quotes (docs/quotes.md): how long a new quote is valid, and how long a customer's signed link
+# to an issued quote opens it.
+QUOTE_VALID_DAYS = env_int("QUOTE_VALID_DAYS", default=30)
+QUOTE_LINK_MAX_AGE_DAYS = env_int("QUOTE_LINK_MAX_AGE_DAYS", default=30)
+
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 
 LOGGING = {

@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class QuotesConfig(AppConfig):
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "configurator.quotes"
+    label = "quotes"
+    verbose_name = _("Quotes")

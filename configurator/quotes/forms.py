@@ -1,0 +1,70 @@
+"""The quote form of the pages: customer and terms as fields, the build as /evaluate's JSON."""
+
+import json
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+from pydantic import ValidationError as SchemaError
+
+from configurator.schemas import BuildIn, WorkloadIn
+
+
+class QuoteForm(forms.Form):
+    customer_name = forms.CharField(label=_("customer name"), max_length=120)
+    customer_company = forms.CharField(label=_("company"), max_length=200, required=False)
+    customer_email = forms.EmailField(label=_("email"), required=False)
+    customer_phone = forms.CharField(label=_("phone"), max_length=40, required=False)
+    term_months = forms.IntegerField(label=_("term, months"), min_value=1, max_value=60, initial=12)
+    discount_pct = forms.DecimalField(
+        label=_("discount %"), min_value=0, max_value=99.99, decimal_places=2, initial=0
+    )
+    build = forms.CharField(
+        label=_("build"),
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text=_("The build as JSON, as /api/v1/evaluate takes it or /recommend returns it."),
+    )
+    workload = forms.CharField(
+        label=_("workload"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+        help_text=_("Optional, as JSON: the workload the build is for."),
+    )
+
+    def _schema_field(self, name: str, schema):
+        text = self.cleaned_data.get(name, "").strip()
+        if not text:
+            return None
+        try:
+            return schema.model_validate(json.loads(text))
+        except json.JSONDecodeError as error:
+            raise forms.ValidationError(
+                _("Not valid JSON: %(error)s"), params={"error": error.msg}
+            ) from error
+        except SchemaError as error:
+            raise forms.ValidationError(
+                [
+                    f"{'.'.join(str(part) for part in item['loc'])}: {item['msg']}"
+                    for item in error.errors()
+                ]
+            ) from error
+
+    def clean_build(self) -> BuildIn:
+        return self._schema_field("build", BuildIn)
+
+    def clean_workload(self) -> WorkloadIn | None:
+        return self._schema_field("workload", WorkloadIn)
+
+
+class TransitionForm(forms.Form):
+    action = forms.ChoiceField(
+        choices=[
+            (name, name)
+            for name in ("submit", "approve", "return", "issue", "accept", "cancel", "requote")
+        ]
+    )
+    comment = forms.CharField(
+        label=_("comment"),
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )

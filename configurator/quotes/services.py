@@ -1,0 +1,404 @@
+"""Quote actions: create, edit, the status workflow, and re-quoting. Each is one transaction.
+
+The workflow (docs/quotes.md):
+
+    draft ─submit→ submitted ─approve→ approved ─issue→ issued ─accept→ accepted
+      ↑                └─return→ returned ─submit→ …        └─(validity ends)→ expired
+    any status before accepted ─cancel→ cancelled
+
+A transition locks the quote's row and checks the status it finds, so of two architects who
+approve and return at once, one succeeds and the other is refused with nothing written.
+"""
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import ROUND_HALF_UP, Decimal
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from configurator import selectors as configurator_selectors
+from configurator import services as configurator_services
+from configurator.inputs import InputErrors
+from configurator.models import RuleSetVersion
+from configurator.quotes.models import (
+    EDITABLE,
+    REQUOTABLE,
+    Quote,
+    QuoteCounter,
+    QuoteEvent,
+    Status,
+)
+from configurator.quotes.selectors import quote_bom
+from configurator.schemas import BuildIn, EvaluateIn, WorkloadIn
+
+CENT = Decimal("0.01")
+
+
+@dataclass(frozen=True)
+class Customer:
+    name: str
+    company: str = ""
+    email: str = ""
+    phone: str = ""
+
+
+class TransitionRefused(Exception):
+    """A workflow step that may not happen: 403 (wrong role) or 409 (wrong state or build)."""
+
+    def __init__(self, status: int, errors: dict[str, list[str]]) -> None:
+        super().__init__(errors)
+        self.status = status
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class Transition:
+    sources: frozenset[Status]
+    target: Status
+    permission: str
+    owner_only: bool = False  # only the quote's owner may take the step
+
+
+TRANSITIONS: dict[str, Transition] = {
+    "submit": Transition(frozenset(EDITABLE), Status.SUBMITTED, "quotes.submit_quote", True),
+    "approve": Transition(frozenset({Status.SUBMITTED}), Status.APPROVED, "quotes.review_quote"),
+    "return": Transition(frozenset({Status.SUBMITTED}), Status.RETURNED, "quotes.review_quote"),
+    "issue": Transition(frozenset({Status.APPROVED}), Status.ISSUED, "quotes.issue_quote"),
+    "accept": Transition(frozenset({Status.ISSUED}), Status.ACCEPTED, "quotes.issue_quote"),
+    "cancel": Transition(
+        frozenset(
+            {Status.DRAFT, Status.SUBMITTED, Status.RETURNED, Status.APPROVED, Status.ISSUED}
+        ),
+        Status.CANCELLED,
+        "quotes.change_quote",
+    ),
+}
+
+
+def _money(value: Decimal) -> Decimal:
+    return value.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def quote_content(
+    *,
+    build: BuildIn,
+    workload: WorkloadIn | None,
+    term_months: int,
+    discount_pct: Decimal,
+) -> dict[str, object]:
+    """Price and evaluate a build now: the BOM, totals and evaluation a quote freezes.
+
+    Raises InputErrors naming every bad field.
+    """
+    bom, explicit = quote_bom(build=build)
+    # Frozen in English with each text's message id (detail_message, fix_message), whatever
+    # language the author works in: a quote reads the same to everyone who opens it.
+    with translation.override("en"):
+        evaluation = configurator_services.build_evaluate(
+            EvaluateIn(build=explicit, workload=workload, profile=None)
+        )
+    ruleset = evaluation["ruleset"]
+    params = configurator_selectors.snapshots()[1].current[ruleset["profile"]].params
+    evaluation["ruleset"] = {**ruleset, "parameters": params.as_dict()}
+    list_monthly = _money(sum((Decimal(line["monthly_price"]) for line in bom), Decimal(0)))
+    monthly = _money(list_monthly * (Decimal(100) - discount_pct) / Decimal(100))
+    return {
+        "build": explicit.model_dump(mode="json", exclude={"bom"}),
+        "workload": workload.model_dump(mode="json") if workload else None,
+        "bom": bom,
+        "evaluation": evaluation,
+        "ruleset_version": RuleSetVersion.objects.get(
+            profile__slug=ruleset["profile"], version=ruleset["version"]
+        ),
+        "term_months": term_months,
+        "discount_pct": _money(discount_pct),
+        "list_monthly_price": list_monthly,
+        "monthly_price": monthly,
+        "term_price": _money(monthly * term_months),
+    }
+
+
+def _next_number(year: int) -> tuple[int, str]:
+    """Take the next number of the year: the year's counter row is locked until commit."""
+    QuoteCounter.objects.get_or_create(year=year)
+    counter = QuoteCounter.objects.select_for_update().get(year=year)
+    counter.last += 1
+    counter.save(update_fields=["last"])
+    return counter.last, f"Q-{year}-{counter.last:06d}"
+
+
+def _record(quote: Quote, *, action: str, before: str, user, comment: str = "") -> None:
+    QuoteEvent.objects.create(
+        quote=quote,
+        action=action,
+        from_status=before,
+        to_status=quote.status,
+        by=user if user is not None and user.is_authenticated else None,
+        comment=comment,
+    )
+
+
+def _valid_until(valid_days: int | None) -> date:
+    days = valid_days or settings.QUOTE_VALID_DAYS
+    return timezone.localdate() + timedelta(days=days)
+
+
+@transaction.atomic
+def quote_create(
+    *,
+    owner: AbstractBaseUser,
+    customer: Customer,
+    build: BuildIn,
+    workload: WorkloadIn | None = None,
+    term_months: int = 12,
+    discount_pct: Decimal = Decimal(0),
+    valid_days: int | None = None,
+    previous: Quote | None = None,
+) -> Quote:
+    """Create a draft quote with the next number of the year, priced and evaluated now."""
+    if not owner.has_perm("quotes.add_quote"):
+        raise TransitionRefused(403, {"quote": [_("Only presales and architects write quotes.")]})
+    content = quote_content(
+        build=build, workload=workload, term_months=term_months, discount_pct=discount_pct
+    )
+    year = timezone.localdate().year
+    sequence, number = _next_number(year)
+    quote = Quote.objects.create(
+        number=number,
+        year=year,
+        sequence=sequence,
+        owner=owner,
+        previous=previous,
+        revision=previous.revision + 1 if previous else 1,
+        customer_name=customer.name,
+        customer_company=customer.company,
+        customer_email=customer.email,
+        customer_phone=customer.phone,
+        valid_until=_valid_until(valid_days),
+        **content,
+    )
+    comment = _("Revision of %(number)s") % {"number": previous.number} if previous else ""
+    _record(quote, action="create", before="", user=owner, comment=comment)
+    return quote
+
+
+def _locked(quote: Quote) -> Quote:
+    return Quote.objects.select_for_update().get(pk=quote.pk)
+
+
+@transaction.atomic
+def quote_update(
+    *,
+    quote: Quote,
+    user: AbstractBaseUser,
+    customer: Customer,
+    build: BuildIn,
+    workload: WorkloadIn | None,
+    term_months: int,
+    discount_pct: Decimal,
+    valid_days: int | None = None,
+) -> Quote:
+    """Change a draft (or returned) quote: its owner re-prices and re-evaluates it now."""
+    quote = _locked(quote)
+    if quote.owner_id != user.pk or not user.has_perm("quotes.change_quote"):
+        raise TransitionRefused(403, {"quote": [_("Only its owner edits a quote.")]})
+    if not quote.editable:
+        raise TransitionRefused(
+            409,
+            {
+                "status": [
+                    _("Quote %(number)s is %(status)s: it can no longer be edited.")
+                    % {"number": quote.number, "status": quote.get_status_display()}
+                ]
+            },
+        )
+    content = quote_content(
+        build=build, workload=workload, term_months=term_months, discount_pct=discount_pct
+    )
+    for name, value in content.items():
+        setattr(quote, name, value)
+    quote.customer_name = customer.name
+    quote.customer_company = customer.company
+    quote.customer_email = customer.email
+    quote.customer_phone = customer.phone
+    quote.valid_until = _valid_until(valid_days)
+    quote.save()
+    return quote
+
+
+def _transition(quote: Quote, *, action: str, user, comment: str = "") -> Quote:
+    """Take one workflow step on a locked quote, or raise TransitionRefused / InputErrors."""
+    step = TRANSITIONS[action]
+    if not user.has_perm(step.permission):
+        raise TransitionRefused(
+            403,
+            {"action": [_("Your role may not do this: %(action)s.") % {"action": _verb(action)}]},
+        )
+    quote = _locked(quote)
+    if quote.status not in step.sources:
+        raise TransitionRefused(
+            409,
+            {
+                "action": [
+                    _("Quote %(number)s is %(status)s: it cannot be %(action)s now.")
+                    % {
+                        "number": quote.number,
+                        "status": quote.get_status_display(),
+                        "action": _verb(action),
+                    }
+                ]
+            },
+        )
+    is_owner = quote.owner_id == user.pk
+    if step.owner_only and not is_owner:
+        raise TransitionRefused(409, {"action": [_("Only the quote's owner submits it.")]})
+    if not (is_owner or user.has_perm("quotes.review_quote")):
+        raise TransitionRefused(
+            409, {"action": [_("Only the quote's owner or an architect may do this.")]}
+        )
+    if action == "submit":
+        failed = [c["code"] for c in quote.evaluation["checks"] if c["status"] == "fail"]
+        if failed or quote.evaluation["verdict"] != "accept":
+            raise TransitionRefused(
+                409,
+                {
+                    "build": [
+                        _("The build fails %(codes)s: fix it before submitting.")
+                        % {"codes": ", ".join(failed) or _("the balance score")}
+                    ]
+                },
+            )
+    if action == "return" and not comment.strip():
+        raise InputErrors({"comment": [_("Say what to change: a returned quote needs a comment.")]})
+    if action in ("issue", "accept") and quote.valid_until < timezone.localdate():
+        raise TransitionRefused(
+            409,
+            {
+                "valid_until": [
+                    _("The quote's validity ended on %(date)s: re-quote it.")
+                    % {"date": quote.valid_until.isoformat()}
+                ]
+            },
+        )
+    before = quote.status
+    quote.status = step.target
+    fields = ["status", "updated_at"]
+    if action == "issue":
+        quote.issued_at = timezone.now()
+        fields.append("issued_at")
+    quote.save(update_fields=fields)
+    _record(quote, action=action, before=before, user=user, comment=comment.strip())
+    return quote
+
+
+def _verb(action: str) -> str:
+    return {
+        "submit": _("submitted"),
+        "approve": _("approved"),
+        "return": _("returned"),
+        "issue": _("issued"),
+        "accept": _("accepted"),
+        "cancel": _("cancelled"),
+    }[action]
+
+
+@transaction.atomic
+def quote_submit(*, quote: Quote, user: AbstractBaseUser, comment: str = "") -> Quote:
+    """Send a draft (or returned) quote to the architects; refused while a check fails."""
+    return _transition(quote, action="submit", user=user, comment=comment)
+
+
+@transaction.atomic
+def quote_approve(*, quote: Quote, user: AbstractBaseUser, comment: str = "") -> Quote:
+    """Approve a submitted quote (architects)."""
+    return _transition(quote, action="approve", user=user, comment=comment)
+
+
+@transaction.atomic
+def quote_return(*, quote: Quote, user: AbstractBaseUser, comment: str) -> Quote:
+    """Return a submitted quote to its owner with what to change (architects)."""
+    return _transition(quote, action="return", user=user, comment=comment)
+
+
+@transaction.atomic
+def quote_issue(*, quote: Quote, user: AbstractBaseUser, comment: str = "") -> Quote:
+    """Issue an approved quote to the customer: from now on it never changes."""
+    return _transition(quote, action="issue", user=user, comment=comment)
+
+
+@transaction.atomic
+def quote_accept(*, quote: Quote, user: AbstractBaseUser, comment: str = "") -> Quote:
+    """Record the customer's acceptance of an issued quote within its validity."""
+    return _transition(quote, action="accept", user=user, comment=comment)
+
+
+@transaction.atomic
+def quote_cancel(*, quote: Quote, user: AbstractBaseUser, comment: str = "") -> Quote:
+    """Cancel a quote that has not been accepted."""
+    return _transition(quote, action="cancel", user=user, comment=comment)
+
+
+ACTIONS = {
+    "submit": quote_submit,
+    "approve": quote_approve,
+    "return": quote_return,
+    "issue": quote_issue,
+    "accept": quote_accept,
+    "cancel": quote_cancel,
+}
+
+
+@transaction.atomic
+def quotes_expire(*, today: date | None = None) -> int:
+    """Mark issued quotes whose validity has ended as expired; return how many."""
+    today = today or timezone.localdate()
+    count = 0
+    due = Quote.objects.select_for_update().filter(status=Status.ISSUED, valid_until__lt=today)
+    for quote in due:
+        quote.status = Status.EXPIRED
+        quote.save(update_fields=["status", "updated_at"])
+        _record(quote, action="expire", before=Status.ISSUED, user=None)
+        count += 1
+    return count
+
+
+@transaction.atomic
+def quote_requote(*, quote: Quote, user: AbstractBaseUser, valid_days: int | None = None) -> Quote:
+    """Create the next revision of a quote, priced and evaluated now, linked to the old one.
+
+    The old quote stays as it was. Only a quote that can no longer change (issued, accepted,
+    expired or cancelled) and has no newer revision yet is re-quoted; a draft or returned quote
+    is edited, a submitted or approved one cancelled first.
+    """
+    quote = _locked(quote)
+    if quote.status not in REQUOTABLE:
+        raise TransitionRefused(
+            409,
+            {
+                "status": [
+                    _("A %(status)s quote is edited or cancelled, not re-quoted.")
+                    % {"status": quote.get_status_display()}
+                ]
+            },
+        )
+    if Quote.objects.filter(previous=quote).exists():
+        raise TransitionRefused(409, {"quote": [_("This quote already has a newer revision.")]})
+    return quote_create(
+        owner=user,
+        customer=Customer(
+            quote.customer_name,
+            quote.customer_company,
+            quote.customer_email,
+            quote.customer_phone,
+        ),
+        build=BuildIn.model_validate(quote.build),
+        workload=WorkloadIn.model_validate(quote.workload) if quote.workload else None,
+        term_months=quote.term_months,
+        discount_pct=quote.discount_pct,
+        valid_days=valid_days,
+        previous=quote,
+    )

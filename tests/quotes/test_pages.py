@@ -1,0 +1,140 @@
+"""The quote pages: presales' drafts, the architects' review screen, the customer's link."""
+
+import json
+
+import pytest
+from django.contrib.auth.models import Group
+
+from configurator.quotes import services
+from configurator.quotes.models import Quote, Status
+from configurator.roles import PRESALES
+from tests.factories import UserFactory
+from tests.quotes.conftest import GOOD_BUILD, WORKLOAD
+
+pytestmark = pytest.mark.django_db
+
+FORM = {
+    "customer_name": "李娜 Li Na",
+    "customer_company": "上海算力有限公司",
+    "customer_email": "li.na@example.cn",
+    "customer_phone": "",
+    "term_months": "12",
+    "discount_pct": "0",
+    "build": json.dumps(GOOD_BUILD),
+    "workload": json.dumps(WORKLOAD),
+}
+
+
+def test_presales_create_a_draft_from_a_build(presales_client):
+    page = presales_client.get("/quotes/new/?build=" + json.dumps(GOOD_BUILD))
+    assert page.status_code == 200
+    assert "xeon-gold-6530" in page.content.decode()
+    response = presales_client.post("/quotes/new/", FORM)
+    quote = Quote.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == f"/quotes/{quote.number}/"
+    assert quote.customer_company == "上海算力有限公司"
+
+
+def test_a_bad_build_shows_the_field_and_saves_nothing(presales_client):
+    response = presales_client.post("/quotes/new/", {**FORM, "build": '{"cpu": "x"}'})
+    assert response.status_code == 200
+    assert "cpu_count" in response.content.decode()
+    response = presales_client.post(
+        "/quotes/new/", {**FORM, "build": json.dumps({**GOOD_BUILD, "gpu": "voodoo-2"})}
+    )
+    assert "build.gpu" in response.content.decode()
+    assert not Quote.objects.exists()
+
+
+def test_presales_see_only_their_own_quotes(presales_client, make_quote):
+    mine = make_quote()
+    other = UserFactory(username="someone", is_staff=True)
+    other.groups.add(Group.objects.get(name=PRESALES))
+    theirs = make_quote(owner=other)
+    page = presales_client.get("/quotes/").content.decode()
+    assert mine.number in page and theirs.number not in page
+    assert presales_client.get(f"/quotes/{theirs.number}/").status_code == 404
+
+
+def test_the_list_filters_by_status_as_a_fragment(presales_client, make_quote):
+    quote = make_quote()
+    response = presales_client.get("/quotes/?status=submitted", HTTP_HX_REQUEST="true")
+    assert quote.number not in response.content.decode()
+    assert "<html" not in response.content.decode()
+    assert "HX-Request" in response["Vary"]
+
+
+def test_the_owner_edits_a_draft_and_it_is_priced_again(presales_client, make_quote):
+    quote = make_quote()
+    response = presales_client.post(f"/quotes/{quote.number}/", {**FORM, "term_months": "36"})
+    assert response.status_code == 302
+    quote.refresh_from_db()
+    assert quote.term_months == 36
+    assert quote.term_price == quote.monthly_price * 36
+
+
+def test_an_issued_quote_cannot_be_edited_from_the_page(
+    presales_client, make_quote, presales, architect
+):
+    quote = make_quote()
+    services.quote_submit(quote=quote, user=presales)
+    services.quote_approve(quote=quote, user=architect)
+    services.quote_issue(quote=quote, user=presales)
+    page = presales_client.get(f"/quotes/{quote.number}/").content.decode()
+    assert "Edit the draft" not in page
+    response = presales_client.post(f"/quotes/{quote.number}/", {**FORM, "term_months": "36"})
+    assert response.status_code == 409
+    quote.refresh_from_db()
+    assert quote.term_months == 12
+
+
+def test_the_review_queue_shows_checks_scores_and_recipe_differences(
+    architect_client, make_quote, presales
+):
+    quote = make_quote()
+    services.quote_submit(quote=quote, user=presales)
+    page = architect_client.get("/quotes/review/").content.decode()
+    assert quote.number in page
+    assert "P1" in page and "P8" in page
+    assert "Against the scenario recipes" in page
+
+
+def test_an_architect_approves_from_the_queue(architect_client, make_quote, presales):
+    quote = make_quote()
+    services.quote_submit(quote=quote, user=presales)
+    response = architect_client.post(
+        f"/quotes/{quote.number}/transition/",
+        {"action": "approve", "comment": "", "next": "review"},
+    )
+    assert response.status_code == 302
+    quote.refresh_from_db()
+    assert quote.status == Status.APPROVED
+
+
+def test_a_return_without_comment_is_refused_on_the_page(architect_client, make_quote, presales):
+    quote = make_quote()
+    services.quote_submit(quote=quote, user=presales)
+    response = architect_client.post(
+        f"/quotes/{quote.number}/transition/", {"action": "return"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 400
+    assert "needs a comment" in response.content.decode()
+    quote.refresh_from_db()
+    assert quote.status == Status.SUBMITTED
+
+
+def test_presales_cannot_open_the_review_queue(presales_client):
+    assert presales_client.get("/quotes/review/").status_code == 403
+
+
+def test_pages_need_staff(client, customer):
+    assert client.get("/quotes/").status_code == 302
+    client.force_login(customer)
+    assert client.get("/quotes/").status_code == 403
+
+
+def test_the_pages_speak_chinese(presales_client, make_quote):
+    quote = make_quote()
+    page = presales_client.get(f"/quotes/{quote.number}/", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert "物料清单" in page.content.decode()
