@@ -178,3 +178,14 @@ def test_status_change_over_htmx_answers_its_form(presales_client, lead):
     assert html.lstrip().startswith('<form id="lead-status"') and "Status saved." in html
     lead.refresh_from_db()
     assert lead.status == Lead.Status.IN_PROGRESS
+
+
+def test_a_saved_build_opens_a_new_quote_with_its_build(presales_client, lead):
+    presales_client.post(
+        reverse("web:presales_lead_save", args=[lead.pk]), {"build": BUILD, "note": ""}
+    )
+    html = presales_client.get(reverse("web:presales_lead", args=[lead.pk])).content.decode()
+    start = html.index(reverse("quotes:new") + "?build=")
+    link = html[start : html.index('"', start)]
+    form = presales_client.get(link.replace("&amp;", "&")).content.decode()
+    assert "h100-80g-sxm" in form
