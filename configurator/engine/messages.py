@@ -17,39 +17,44 @@ Gettext = Callable[[str], str]
 Ngettext = Callable[[str, str, int], str]
 
 
-def _english(message: str) -> str:
-    return message
-
-
-def _english_plural(singular: str, plural: str, count: int) -> str:
-    return singular if count == 1 else plural
-
-
 class Message(str):
     """A text with its message id and parameters; its `str` value is the English rendering."""
-
-    msgid: str
-    plural: str | None
-    count: int | None
-    params: Mapping[str, object]
 
     def __new__(
         cls,
         msgid: str,
         params: Mapping[str, object] | None = None,
-        *,
         plural: str | None = None,
         count: int | None = None,
     ) -> Message:
-        params = dict(params or {})
-        text = _render(msgid, plural, count, params, _english, _english_plural)
-        self = super().__new__(cls, text)
-        self.msgid, self.plural, self.count, self.params = msgid, plural, count, params
+        params = params if params is not None else {}
+        # English needs no lookup: nested messages already are their English text. The
+        # engine builds many messages per evaluation, so this stays one format and one tuple.
+        template = msgid if plural is None or count == 1 else plural
+        self = super().__new__(cls, template % params if params or "%%" in template else template)
+        self._parts = (msgid, params, plural, count)
         return self
+
+    @property
+    def msgid(self) -> str:
+        return self._parts[0]
+
+    @property
+    def params(self) -> Mapping[str, object]:
+        return self._parts[1]
+
+    @property
+    def plural(self) -> str | None:
+        return self._parts[2]
+
+    @property
+    def count(self) -> int | None:
+        return self._parts[3]
 
     def render(self, gettext: Gettext, ngettext: Ngettext) -> str:
         """Return the text in the language `gettext` and `ngettext` translate into."""
-        return _render(self.msgid, self.plural, self.count, self.params, gettext, ngettext)
+        msgid, params, plural, count = self._parts
+        return _render(msgid, plural, count, params, gettext, ngettext)
 
     def as_dict(self) -> dict[str, object]:
         """Return the message id and its parameters as JSON-ready data."""
@@ -80,12 +85,13 @@ def _render(
 
 def _(msgid: str, **params: object) -> Message:
     """Build a message; its id is the English text with `%(name)s` placeholders."""
-    return Message(msgid, params)
+    return Message(msgid, params)  # `params` is this call's own dict: no copy needed
 
 
 def ngettext(singular: str, plural: str, count: int, **params: object) -> Message:
     """Build a message whose wording follows `count` (1 GPU, 2 GPUs)."""
-    return Message(singular, {"n": count, **params}, plural=plural, count=count)
+    params["n"] = count
+    return Message(singular, params, plural, count)
 
 
 def join(parts: Iterable[str], separator: str = "; ") -> Message:
