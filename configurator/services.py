@@ -18,6 +18,7 @@ from configurator.engine.sizing import card_gb, gpus_needed, size_workload, usab
 from configurator.inputs import InputErrors, build_from_input, workload_from_input
 from configurator.models import RuleProfile, RuleSetVersion
 from configurator.schemas import EvaluateIn, RecommendIn, WorkloadIn
+from configurator.translation import localize, speaks_english
 
 
 class StaleVersion(Exception):
@@ -71,7 +72,7 @@ def build_evaluate(payload: EvaluateIn) -> dict[str, object]:
         catalog.everything.find("platforms", payload.build.platform or "") or None,
         catalog.everything.find("nics", payload.build.nic or "") or None,
     )
-    result = evaluation.as_dict(price)
+    result = evaluation.as_dict(_translate(), price)
     result["ruleset"] = version.as_dict()
     if workload is not None:
         work = performance(
@@ -85,6 +86,11 @@ def build_evaluate(payload: EvaluateIn) -> dict[str, object]:
         if work is not None:
             result["performance"] = work.as_dict()
     return result
+
+
+def _translate():
+    """Return how findings' texts are written: as the engine writes them, or translated."""
+    return str if speaks_english() else localize
 
 
 def _gpu_slug(workload: WorkloadIn, catalog) -> str | None:
@@ -179,7 +185,7 @@ def build_recommend(payload: RecommendIn) -> dict[str, object]:
 def recommendation_dict(item: Recommendation, ruleset: dict[str, object]) -> dict[str, object]:
     """Return a recommendation in the API's shape: its build posts back to /evaluate as is."""
     build = item.build
-    evaluation = item.evaluation.as_dict(item.monthly_price)
+    evaluation = item.evaluation.as_dict(_translate(), item.monthly_price)
     evaluation["ruleset"] = ruleset
     return {
         "build": {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -51,18 +52,22 @@ class Evaluation:
         """Return the checks that warn: reported, but they do not reject the build."""
         return tuple(finding for finding in self.checks if finding.warned)
 
-    def as_dict(self, monthly_price: float | None = None) -> dict[str, object]:
+    def as_dict(
+        self, translate: Callable[[str], str] = str, monthly_price: float | None = None
+    ) -> dict[str, object]:
         """Return api.md's evaluate response, less the `ruleset` the caller adds.
 
-        With the build's monthly price, each triggered pitfall with a measured loss carries
-        `monthly_loss`, and an unbalanced node `balance_monthly_loss`: what it costs a month.
+        `translate` renders each finding's detail and fix (`engine.messages`); English when
+        not given. With the build's monthly price, each triggered pitfall with a measured loss
+        carries `monthly_loss`, and an unbalanced node `balance_monthly_loss`: what it costs a
+        month.
         """
-        pitfalls = [f.as_pitfall_dict() for f in self.failures if f.is_pitfall]
+        pitfalls = [f.as_pitfall_dict(translate) for f in self.failures if f.is_pitfall]
         balance = self.balance.as_dict()
         result = {
             "verdict": str(self.verdict),
             "pitfalls": pitfalls,
-            "checks": [finding.as_dict() for finding in self.checks],
+            "checks": [finding.as_dict(translate) for finding in self.checks],
             "balance": balance,
         }
         if monthly_price is not None:
