@@ -21,7 +21,14 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    KeepTogether,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from configurator.quotes.models import Quote, Status
 
@@ -350,11 +357,16 @@ def quote_pdf(quote: Quote) -> bytes:
         invariant=True,  # the same quote gives the same bytes
     )
     flow = _header(quote, styles) + _bom(quote, styles) + _checks(quote, styles)
+    # A heading never ends a page apart from its chart.
     flow += [
-        Paragraph(both(_("Balance score")), styles["h2"]),
-        balance_chart(quote.evaluation["balance"]),
+        KeepTogether(
+            [
+                Paragraph(both(_("Balance score")), styles["h2"]),
+                balance_chart(quote.evaluation["balance"]),
+            ]
+        ),
+        KeepTogether([Paragraph(both(_("NUMA layout")), styles["h2"]), numa_diagram(quote.build)]),
     ]
-    flow += [Paragraph(both(_("NUMA layout")), styles["h2"]), numa_diagram(quote.build)]
     flow += _terms(quote, styles)
     document.build(flow)
     return buffer.getvalue()
