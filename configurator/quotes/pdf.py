@@ -14,6 +14,7 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -137,6 +138,18 @@ def _header(quote: Quote, styles) -> list:
     return [Paragraph(both(_("Quotation")), styles["title"]), Spacer(0, 3 * mm), table]
 
 
+def _term_total(months: int) -> tuple[str, str]:
+    """Return "Term total, N months" in English and in Chinese (the pages' words)."""
+    lines = []
+    for language in ("en", "zh-hans"):
+        with translation.override(language):
+            lines.append(
+                ngettext("Term total, %(months)s month", "Term total, %(months)s months", months)
+                % {"months": months}
+            )
+    return lines[0], lines[1]
+
+
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -165,7 +178,10 @@ def _bom(quote: Quote, styles) -> list:
         (both(_("List price per month")), _money(quote.list_monthly_price)),
         (both(_("Discount")), f"{quote.discount_pct}%"),
         (both(_("Price per month")), _money(quote.monthly_price)),
-        (both(_("Term")) + f" ({quote.term_months})", _money(quote.term_price)),
+        (
+            " ".join(_term_total(quote.term_months)),
+            _money(quote.term_price),
+        ),
     ]
     for label, value in totals:
         rows.append(["", label, "", "", value])

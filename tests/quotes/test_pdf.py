@@ -46,6 +46,12 @@ def test_the_pdf_names_the_quote_customer_and_prices_in_both_languages(rendered)
         assert line["sku"] in text
 
 
+def test_the_term_total_names_its_months_in_both_languages(rendered):
+    text = pdf_text(rendered[1])
+    assert "Term total, 12 months" in text
+    assert "租期总价（12 个月）" in text
+
+
 def test_every_check_and_dimension_is_listed_with_its_result(rendered):
     quote, data = rendered
     text = pdf_text(data)
