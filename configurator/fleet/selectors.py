@@ -15,7 +15,7 @@ from configurator.fleet.audit import UTILISATION_BALANCED, UTILISATION_MISMATCHE
 from configurator.fleet.charts import bars
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.facts import node_facts
-from configurator.fleet.probe_report import finding_text
+from configurator.fleet.probe_report import finding_text, probe_report
 from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import row_build
 from configurator.selectors import snapshots
@@ -147,7 +147,16 @@ def probe_context(probe: NodeProbe) -> dict[str, object]:
         "severe": [f for f in findings if f.get("severe")],
         "legend": code_legend(probe.codes),
         "can_bind": bool(facts.numa),
+        "problems": probe_problems(probe, facts),
     }
+
+
+def probe_problems(probe: NodeProbe, facts=None) -> list[str]:
+    """Say why a probed node has no rules verdict (which part the catalog lacks); [] if it has."""
+    if probe.build:
+        return []
+    facts = facts or node_facts(probe.files)
+    return probe_report(facts, psu_watts=probe.psu_watts, numa_binding=probe.numa_binding).problems
 
 
 def monthly_figures(months: int = 12) -> list[dict[str, object]]:
