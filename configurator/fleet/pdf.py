@@ -135,6 +135,8 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
                     "unbalanced · 不均衡",
                     "average balance · 平均均衡",
                     "probes · 探测",
+                    "quotes created / issued / accepted · 报价单 新建/签发/接受",
+                    "issued, CNY per month · 签发月租（元）",
                 ]
             ]
             + [
@@ -146,6 +148,8 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
                     f"{m['share_unbalanced']:.1%}",
                     m["average_balance"] or "—",
                     m["probes"],
+                    f"{m['quotes']} / {m['quotes_issued']} / {m['quotes_accepted']}",
+                    f"{m['issued_monthly_cny']:,.2f}",
                 ]
                 for m in months
             ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from decimal import Decimal
 from urllib.parse import urlencode
 
 from django.db.models import QuerySet
@@ -18,6 +19,7 @@ from configurator.fleet.probe.facts import node_facts
 from configurator.fleet.probe_report import finding_text, probe_report
 from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import row_build
+from configurator.quotes.models import Quote, QuoteEvent
 from configurator.selectors import snapshots
 
 BANDS = ((0, 50), (50, 70), (70, 85), (85, 101))
@@ -160,10 +162,12 @@ def probe_problems(probe: NodeProbe, facts=None) -> list[str]:
 
 
 def monthly_figures(months: int = 12) -> list[dict[str, object]]:
-    """Return the last months' figures, newest first: audits, nodes, verdicts, pitfalls, probes.
+    """Return the last months' figures, newest first: audits, nodes, verdicts, pitfalls, probes
+    and quotes.
 
-    A month counts the audits finished in it (nodes audited twice count twice) and the node
-    probes uploaded in it; the average balance is weighted by nodes.
+    A month counts the audits finished in it (nodes audited twice count twice), the node
+    probes uploaded in it, the quotes created in it and those issued and accepted in it (with
+    the monthly price of the issued ones); the average balance is weighted by nodes.
     """
     figures: dict[str, dict[str, object]] = {}
 
@@ -172,7 +176,8 @@ def monthly_figures(months: int = 12) -> list[dict[str, object]]:
         return figures.setdefault(key, {
             "month": key, "audits": 0, "nodes": 0, "accepted": 0, "rejected": 0,
             "unbalanced": 0, "balance_sum": 0.0, "counter": Counter(), "probes": 0,
-            "probes_rejected": 0,
+            "probes_rejected": 0, "quotes": 0, "quotes_issued": 0, "quotes_accepted": 0,
+            "issued_monthly_cny": Decimal(0),
         })  # fmt: skip
 
     done = FleetAudit.objects.filter(status=FleetAudit.Status.DONE).defer("source")
@@ -190,6 +195,16 @@ def monthly_figures(months: int = 12) -> list[dict[str, object]]:
         month = month_of(probe.created_at)
         month["probes"] += 1
         month["probes_rejected"] += probe.verdict == "reject"
+    for created_at in Quote.objects.values_list("created_at", flat=True):
+        month_of(created_at)["quotes"] += 1
+    events = QuoteEvent.objects.filter(action__in=("issue", "accept")).select_related("quote")
+    for event in events.only("action", "at", "quote__monthly_price"):
+        month = month_of(event.at)
+        if event.action == "issue":
+            month["quotes_issued"] += 1
+            month["issued_monthly_cny"] += event.quote.monthly_price
+        else:
+            month["quotes_accepted"] += 1
     listed = []
     for key in sorted(figures, reverse=True)[:months]:
         month = figures[key]

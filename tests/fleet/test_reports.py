@@ -1,8 +1,12 @@
 """The monthly report and the PDF balance report."""
 
+import io
+from decimal import Decimal
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from pypdf import PdfReader
 
 from configurator.fleet import selectors
 from tests.fleet.probe_archives import dual_socket_synthetic, tar_gz
@@ -32,6 +36,41 @@ def test_monthly_page_and_pdf(architect_client):
     response = architect_client.get(reverse("fleet:monthly-pdf"))
     assert response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF")
+
+
+def test_month_counts_quotes_created_issued_and_accepted(architect_client, architect, presales):
+    from configurator.quotes import services
+    from configurator.schemas import BuildIn
+    from tests.quotes.conftest import CUSTOMER, GOOD_BUILD
+
+    def quote():
+        return services.quote_create(
+            owner=presales,
+            customer=services.Customer(**CUSTOMER),
+            build=BuildIn.model_validate(GOOD_BUILD),
+            workload=None,
+            term_months=12,
+            discount_pct=Decimal("0"),
+        )
+
+    issued = quote()
+    quote()  # a draft: created, not issued
+    services.quote_submit(quote=issued, user=presales)
+    services.quote_approve(quote=issued, user=architect)
+    services.quote_issue(quote=issued, user=presales)
+    services.quote_accept(quote=issued, user=presales)
+    [month] = selectors.monthly_figures()
+    assert (month["quotes"], month["quotes_issued"], month["quotes_accepted"]) == (2, 1, 1)
+    assert month["issued_monthly_cny"] == issued.monthly_price
+    html = architect_client.get(reverse("fleet:monthly")).content.decode()
+    assert "2 / 1 / 1" in html and f"{issued.monthly_price}" in html
+    text = "".join(
+        page.extract_text()
+        for page in PdfReader(
+            io.BytesIO(architect_client.get(reverse("fleet:monthly-pdf")).content)
+        ).pages
+    )
+    assert "2 / 1 / 1" in text and f"{issued.monthly_price:,.2f}" in text
 
 
 def test_monthly_report_is_for_architects(presales_client):
