@@ -84,7 +84,7 @@ def test_probe_report_pdf(architect_client):
     )
     pdf = architect_client.get(response["Location"] + "report.pdf")
     assert pdf["Content-Type"] == "application/pdf"
-    assert pdf.content.startswith(b"%PDF") and b"STSong-Light" in pdf.content
+    assert pdf.content.startswith(b"%PDF") and b"WenQuanYiMicroHei" in pdf.content
 
 
 def test_probe_pdf_holds_the_findings_in_both_languages(architect_client, monkeypatch):
@@ -100,3 +100,32 @@ def test_probe_pdf_holds_the_findings_in_both_languages(architect_client, monkey
     joined = "\n".join(texts)
     assert "x8 of x16" in joined and "链路宽度为 x8" in joined
     assert "reject · 不通过" in joined
+
+
+def embedded_fonts(data: bytes) -> list[bool]:
+    """Return, for each font of each page with a descriptor, whether the PDF embeds it."""
+    embedded = []
+    for page in PdfReader(io.BytesIO(data)).pages:
+        for ref in page["/Resources"]["/Font"].values():
+            font = ref.get_object()
+            descendants = font.get("/DescendantFonts")
+            descriptor = (descendants[0].get_object() if descendants else font).get(
+                "/FontDescriptor"
+            )
+            if descriptor is not None:
+                descriptor = descriptor.get_object()
+                embedded.append(any(k in descriptor for k in ("/FontFile", "/FontFile2")))
+    return embedded
+
+
+def test_fleet_pdfs_embed_their_cjk_font(architect_client):
+    audit(architect_client, [GOOD, P3])
+    monthly = architect_client.get(reverse("fleet:monthly-pdf")).content
+    assert embedded_fonts(monthly) and all(embedded_fonts(monthly))
+    archive = SimpleUploadedFile("p.tar.gz", tar_gz(dual_socket_synthetic()))
+    response = architect_client.post(
+        reverse("fleet:probe-upload"), {"archive": archive, "psu_watts": 5000}
+    )
+    report = architect_client.get(response["Location"] + "report.pdf").content
+    assert report.startswith(b"%PDF")
+    assert embedded_fonts(report) and all(embedded_fonts(report))
