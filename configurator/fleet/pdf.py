@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 
-from django.utils import translation
+from django.utils import timezone, translation
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
@@ -68,8 +68,8 @@ def probe_pdf(probe: NodeProbe) -> bytes:
     story = [
         Paragraph(f"Hardware balance report · 硬件均衡报告 — {probe}", TITLE),
         Paragraph(
-            f"Probed · 探测时间 {probe.created_at:%Y-%m-%d %H:%M}; rules · 规则 "
-            f"{probe.profile} v{probe.rule_version}",
+            f"Probed · 探测时间 {timezone.localtime(probe.created_at):%Y-%m-%d %H:%M}; "
+            f"rules · 规则 {probe.profile} v{probe.rule_version}",
             BODY,
         ),
         HRFlowable(width="100%", color=colors.HexColor("#dde2ea")),

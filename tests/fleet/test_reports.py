@@ -129,3 +129,19 @@ def test_fleet_pdfs_embed_their_cjk_font(architect_client):
     report = architect_client.get(response["Location"] + "report.pdf").content
     assert report.startswith(b"%PDF")
     assert embedded_fonts(report) and all(embedded_fonts(report))
+
+
+def test_probe_pdf_gives_the_probe_time_as_the_page_does(architect_client):
+    from django.utils import timezone
+
+    from configurator.fleet.models import NodeProbe
+
+    archive = SimpleUploadedFile("p.tar.gz", tar_gz(dual_socket_synthetic()))
+    response = architect_client.post(
+        reverse("fleet:probe-upload"), {"archive": archive, "psu_watts": 5000}
+    )
+    local = timezone.localtime(NodeProbe.objects.get().created_at).strftime("%Y-%m-%d %H:%M")
+    assert local in architect_client.get(response["Location"]).content.decode()
+    report = architect_client.get(response["Location"] + "report.pdf").content
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(report)).pages)
+    assert local in text
