@@ -33,6 +33,18 @@ def test_an_architect_is_locked_out_after_five_wrong_passwords(client, architect
     assert "_auth_user_id" not in client.session
 
 
+def test_the_lockout_page_speaks_the_visitors_language(client, architect, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        response = client.post(
+            LOGIN,
+            {"username": "architect", "password": "wrong", "next": "/admin/"},
+            HTTP_ACCEPT_LANGUAGE="zh-hans",
+        )
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert "登录已锁定" in page and 'lang="zh-hans"' in page
+
+
 def test_axes_reset_username_unlocks_a_user(client, architect, settings):
     architect.set_password("right-horse-battery-staple")
     architect.save()

@@ -10,6 +10,7 @@ from configurator.fleet import services
 from configurator.fleet.models import NodeProbe
 from configurator.fleet.probe.archive import MAX_ARCHIVE_BYTES
 from configurator.fleet.probe_report import finding_text
+from configurator.fleet.selectors import probe_problems
 from configurator.inputs import InputErrors
 
 router = Router(tags=["fleet"])
@@ -25,6 +26,7 @@ def probe_out(probe: NodeProbe) -> dict[str, object]:
         "codes": probe.codes,
         "balance": probe.balance or None,
         "findings": [{**f, "text": finding_text(f)} for f in probe.findings],
+        "problems": probe_problems(probe),  # why there is no verdict, when there is none
         "ruleset": {"profile": probe.profile, "version": probe.rule_version},
         "report_url": reverse("fleet:probe", args=[probe.pk]),
         "binding_url": reverse("fleet:probe-binding", args=[probe.pk]),

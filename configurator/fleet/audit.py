@@ -198,11 +198,12 @@ class FleetAuditor:
         return AuditedChunk(node_ids, frame["row"], index)
 
     def _node_id_problems(self, node_ids: pd.Series, rows: pd.Series) -> np.ndarray:
-        """Mark rows whose node_id is empty, unstorable or already used; remember the ids."""
+        """Mark rows whose node_id is empty, unstorable, a formula or already used; remember ids."""
         empty = (
             (node_ids == "")
             | (node_ids.str.len() > NODE_ID_MAX)
             | node_ids.str.contains("\x00", regex=False)
+            | node_ids.str.startswith("=")
         ).to_numpy()
         seen = self._first_row  # a hash lookup per id: isin() would copy every id seen so far
         earlier = np.fromiter((node_id in seen for node_id in node_ids), bool, len(node_ids))
@@ -215,6 +216,8 @@ class FleetAuditor:
     def _with_node_error(self, result: NodeResult, node_id: str, row: int) -> NodeResult:
         if not node_id:
             problem = _("This cell is empty.")
+        elif node_id.startswith("="):
+            problem = _("A formula is not a value: type the value itself.")
         elif len(node_id) > NODE_ID_MAX or "\x00" in node_id:
             problem = _("A node id has at most %(n)s characters and no NUL character.") % {
                 "n": NODE_ID_MAX

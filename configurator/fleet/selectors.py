@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from decimal import Decimal
 from urllib.parse import urlencode
 
 from django.db.models import QuerySet
@@ -15,9 +16,10 @@ from configurator.fleet.audit import UTILISATION_BALANCED, UTILISATION_MISMATCHE
 from configurator.fleet.charts import bars
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.facts import node_facts
-from configurator.fleet.probe_report import finding_text
+from configurator.fleet.probe_report import finding_text, probe_report
 from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import row_build
+from configurator.quotes.models import Quote, QuoteEvent
 from configurator.selectors import snapshots
 
 BANDS = ((0, 50), (50, 70), (70, 85), (85, 101))
@@ -147,14 +149,25 @@ def probe_context(probe: NodeProbe) -> dict[str, object]:
         "severe": [f for f in findings if f.get("severe")],
         "legend": code_legend(probe.codes),
         "can_bind": bool(facts.numa),
+        "problems": probe_problems(probe, facts),
     }
 
 
-def monthly_figures(months: int = 12) -> list[dict[str, object]]:
-    """Return the last months' figures, newest first: audits, nodes, verdicts, pitfalls, probes.
+def probe_problems(probe: NodeProbe, facts=None) -> list[str]:
+    """Say why a probed node has no rules verdict (which part the catalog lacks); [] if it has."""
+    if probe.build:
+        return []
+    facts = facts or node_facts(probe.files)
+    return probe_report(facts, psu_watts=probe.psu_watts, numa_binding=probe.numa_binding).problems
 
-    A month counts the audits finished in it (nodes audited twice count twice) and the node
-    probes uploaded in it; the average balance is weighted by nodes.
+
+def monthly_figures(months: int = 12) -> list[dict[str, object]]:
+    """Return the last months' figures, newest first: audits, nodes, verdicts, pitfalls, probes
+    and quotes.
+
+    A month counts the audits finished in it (nodes audited twice count twice), the node
+    probes uploaded in it, the quotes created in it and those issued and accepted in it (with
+    the monthly price of the issued ones); the average balance is weighted by nodes.
     """
     figures: dict[str, dict[str, object]] = {}
 
@@ -163,7 +176,8 @@ def monthly_figures(months: int = 12) -> list[dict[str, object]]:
         return figures.setdefault(key, {
             "month": key, "audits": 0, "nodes": 0, "accepted": 0, "rejected": 0,
             "unbalanced": 0, "balance_sum": 0.0, "counter": Counter(), "probes": 0,
-            "probes_rejected": 0,
+            "probes_rejected": 0, "quotes": 0, "quotes_issued": 0, "quotes_accepted": 0,
+            "issued_monthly_cny": Decimal(0),
         })  # fmt: skip
 
     done = FleetAudit.objects.filter(status=FleetAudit.Status.DONE).defer("source")
@@ -181,6 +195,16 @@ def monthly_figures(months: int = 12) -> list[dict[str, object]]:
         month = month_of(probe.created_at)
         month["probes"] += 1
         month["probes_rejected"] += probe.verdict == "reject"
+    for created_at in Quote.objects.values_list("created_at", flat=True):
+        month_of(created_at)["quotes"] += 1
+    events = QuoteEvent.objects.filter(action__in=("issue", "accept")).select_related("quote")
+    for event in events.only("action", "at", "quote__monthly_price"):
+        month = month_of(event.at)
+        if event.action == "issue":
+            month["quotes_issued"] += 1
+            month["issued_monthly_cny"] += event.quote.monthly_price
+        else:
+            month["quotes_accepted"] += 1
     listed = []
     for key in sorted(figures, reverse=True)[:months]:
         month = figures[key]

@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Status(models.TextChoices):
@@ -20,7 +21,8 @@ class Status(models.TextChoices):
     APPROVED = "approved", _("approved")
     RETURNED = "returned", _("returned")
     ISSUED = "issued", _("issued")
-    ACCEPTED = "accepted", _("accepted")
+    # Accepted by the customer: not the rules' verdict "accepted" (通过).
+    ACCEPTED = "accepted", pgettext_lazy("quote status", "accepted")
     EXPIRED = "expired", _("expired")
     CANCELLED = "cancelled", _("cancelled")
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
@@ -21,7 +22,14 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import (
+    KeepTogether,
+    Paragraph,
+    SimpleDocTemplate,
+    Spacer,
+    Table,
+    TableStyle,
+)
 
 from configurator.quotes.models import Quote, Status
 
@@ -130,6 +138,18 @@ def _header(quote: Quote, styles) -> list:
     return [Paragraph(both(_("Quotation")), styles["title"]), Spacer(0, 3 * mm), table]
 
 
+def _term_total(months: int) -> tuple[str, str]:
+    """Return "Term total, N months" in English and in Chinese (the pages' words)."""
+    lines = []
+    for language in ("en", "zh-hans"):
+        with translation.override(language):
+            lines.append(
+                ngettext("Term total, %(months)s month", "Term total, %(months)s months", months)
+                % {"months": months}
+            )
+    return lines[0], lines[1]
+
+
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -158,7 +178,10 @@ def _bom(quote: Quote, styles) -> list:
         (both(_("List price per month")), _money(quote.list_monthly_price)),
         (both(_("Discount")), f"{quote.discount_pct}%"),
         (both(_("Price per month")), _money(quote.monthly_price)),
-        (both(_("Term")) + f" ({quote.term_months})", _money(quote.term_price)),
+        (
+            " ".join(_term_total(quote.term_months)),
+            _money(quote.term_price),
+        ),
     ]
     for label, value in totals:
         rows.append(["", label, "", "", value])
@@ -350,11 +373,16 @@ def quote_pdf(quote: Quote) -> bytes:
         invariant=True,  # the same quote gives the same bytes
     )
     flow = _header(quote, styles) + _bom(quote, styles) + _checks(quote, styles)
+    # A heading never ends a page apart from its chart.
     flow += [
-        Paragraph(both(_("Balance score")), styles["h2"]),
-        balance_chart(quote.evaluation["balance"]),
+        KeepTogether(
+            [
+                Paragraph(both(_("Balance score")), styles["h2"]),
+                balance_chart(quote.evaluation["balance"]),
+            ]
+        ),
+        KeepTogether([Paragraph(both(_("NUMA layout")), styles["h2"]), numa_diagram(quote.build)]),
     ]
-    flow += [Paragraph(both(_("NUMA layout")), styles["h2"]), numa_diagram(quote.build)]
     flow += _terms(quote, styles)
     document.build(flow)
     return buffer.getvalue()

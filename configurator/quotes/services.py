@@ -19,6 +19,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from configurator import selectors as configurator_selectors
 from configurator import services as configurator_services
@@ -301,7 +302,7 @@ def _verb(action: str) -> str:
         "approve": _("approved"),
         "return": _("returned"),
         "issue": _("issued"),
-        "accept": _("accepted"),
+        "accept": pgettext("quote status", "accepted"),
         "cancel": _("cancelled"),
     }[action]
 

@@ -137,6 +137,8 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", default=3
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "configurator.throttle.client_ip"
+# The lockout answer (429) is a page of the site, in the visitor's language.
+AXES_LOCKOUT_TEMPLATE = "configurator/lockout.html"
 # Log which account and address failed (passwords are never logged).
 AXES_SENSITIVE_PARAMETERS: list[str] = []
 # How many proxies in front of the app append to X-Forwarded-For (0: clients connect directly).

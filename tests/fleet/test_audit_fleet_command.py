@@ -132,6 +132,14 @@ def test_identical_builds_are_evaluated_once(tmp_path, monkeypatch):
     assert nodes[-1]["balance"] == nodes[0]["balance"]
 
 
+def test_a_formula_as_node_id_is_an_error_of_that_column(tmp_path):
+    code, out, _ = run(tmp_path, csv_bytes([('=HYPERLINK("http://x")', *GOOD[1:])]), "--json")
+    assert code == 1
+    node = json.loads(out)[0]
+    assert node["verdict"] == "error"
+    assert "formula" in node["errors"]["node_id"][0]
+
+
 def test_overlong_node_id_is_an_error(tmp_path):
     code, out, _ = run(tmp_path, csv_bytes([("n" * 201, *GOOD[1:])]), "--json")
     assert code == 1

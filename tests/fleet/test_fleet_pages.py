@@ -116,14 +116,14 @@ def test_chinese_page(architect_client):
 
 
 def test_csv_export_is_formula_safe(architect_client):
-    evil = ('=HYPERLINK("http://x")', *GOOD[1:])
+    evil = ('@HYPERLINK("http://x")', *GOOD[1:])  # a node id starting with = is refused
     upload(architect_client, csv_bytes([evil, P3]))
     audit = FleetAudit.objects.get()
     response = architect_client.get(reverse("fleet:export-csv", args=[audit.pk]))
     text = b"".join(response.streaming_content).decode("utf-8-sig")
     lines = text.splitlines()
     assert lines[0].startswith("node_id,row,verdict,codes")
-    assert lines[1].startswith("\"'=HYPERLINK")
+    assert lines[1].startswith("\"'@HYPERLINK")
     assert "n2,3,reject,P3 memory" in lines[2]
 
 

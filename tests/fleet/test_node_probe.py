@@ -123,7 +123,19 @@ def test_unknown_gpu_gets_findings_but_no_verdict(architect_client):
     assert probe.hostname == "h200-vm"
     assert probe.verdict == "" and probe.build is None
     html = architect_client.get(response["Location"]).content.decode()
-    assert "not in the catalog" in html or "No rules verdict" in html
+    assert "No rules verdict" in html
+    assert "The GPU NVIDIA H200 is not in the catalog." in html  # the part is named
+
+
+@pytest.mark.django_db
+def test_probe_api_names_the_part_the_catalog_lacks(architect_client):
+    archive = SimpleUploadedFile("p.tar.gz", tar_gz(h200_vm_files()))
+    response = architect_client.post(
+        "/api/v1/fleet/probes", {"archive": archive, "psu_watts": 1500}
+    )
+    body = response.json()
+    assert body["verdict"] is None
+    assert "The GPU NVIDIA H200 is not in the catalog." in body["problems"]
 
 
 @pytest.mark.django_db

@@ -1,8 +1,12 @@
 """The monthly report and the PDF balance report."""
 
+import io
+from decimal import Decimal
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from pypdf import PdfReader
 
 from configurator.fleet import selectors
 from tests.fleet.probe_archives import dual_socket_synthetic, tar_gz
@@ -34,6 +38,41 @@ def test_monthly_page_and_pdf(architect_client):
     assert response.content.startswith(b"%PDF")
 
 
+def test_month_counts_quotes_created_issued_and_accepted(architect_client, architect, presales):
+    from configurator.quotes import services
+    from configurator.schemas import BuildIn
+    from tests.quotes.conftest import CUSTOMER, GOOD_BUILD
+
+    def quote():
+        return services.quote_create(
+            owner=presales,
+            customer=services.Customer(**CUSTOMER),
+            build=BuildIn.model_validate(GOOD_BUILD),
+            workload=None,
+            term_months=12,
+            discount_pct=Decimal("0"),
+        )
+
+    issued = quote()
+    quote()  # a draft: created, not issued
+    services.quote_submit(quote=issued, user=presales)
+    services.quote_approve(quote=issued, user=architect)
+    services.quote_issue(quote=issued, user=presales)
+    services.quote_accept(quote=issued, user=presales)
+    [month] = selectors.monthly_figures()
+    assert (month["quotes"], month["quotes_issued"], month["quotes_accepted"]) == (2, 1, 1)
+    assert month["issued_monthly_cny"] == issued.monthly_price
+    html = architect_client.get(reverse("fleet:monthly")).content.decode()
+    assert "2 / 1 / 1" in html and f"{issued.monthly_price}" in html
+    text = "".join(
+        page.extract_text()
+        for page in PdfReader(
+            io.BytesIO(architect_client.get(reverse("fleet:monthly-pdf")).content)
+        ).pages
+    )
+    assert "2 / 1 / 1" in text and f"{issued.monthly_price:,.2f}" in text
+
+
 def test_monthly_report_is_for_architects(presales_client):
     assert presales_client.get(reverse("fleet:monthly")).status_code == 403
 
@@ -61,3 +100,48 @@ def test_probe_pdf_holds_the_findings_in_both_languages(architect_client, monkey
     joined = "\n".join(texts)
     assert "x8 of x16" in joined and "链路宽度为 x8" in joined
     assert "reject · 不通过" in joined
+
+
+def embedded_fonts(data: bytes) -> list[bool]:
+    """Return, for each font of each page with a descriptor, whether the PDF embeds it."""
+    embedded = []
+    for page in PdfReader(io.BytesIO(data)).pages:
+        for ref in page["/Resources"]["/Font"].values():
+            font = ref.get_object()
+            descendants = font.get("/DescendantFonts")
+            descriptor = (descendants[0].get_object() if descendants else font).get(
+                "/FontDescriptor"
+            )
+            if descriptor is not None:
+                descriptor = descriptor.get_object()
+                embedded.append(any(k in descriptor for k in ("/FontFile", "/FontFile2")))
+    return embedded
+
+
+def test_fleet_pdfs_embed_their_cjk_font(architect_client):
+    audit(architect_client, [GOOD, P3])
+    monthly = architect_client.get(reverse("fleet:monthly-pdf")).content
+    assert embedded_fonts(monthly) and all(embedded_fonts(monthly))
+    archive = SimpleUploadedFile("p.tar.gz", tar_gz(dual_socket_synthetic()))
+    response = architect_client.post(
+        reverse("fleet:probe-upload"), {"archive": archive, "psu_watts": 5000}
+    )
+    report = architect_client.get(response["Location"] + "report.pdf").content
+    assert report.startswith(b"%PDF")
+    assert embedded_fonts(report) and all(embedded_fonts(report))
+
+
+def test_probe_pdf_gives_the_probe_time_as_the_page_does(architect_client):
+    from django.utils import timezone
+
+    from configurator.fleet.models import NodeProbe
+
+    archive = SimpleUploadedFile("p.tar.gz", tar_gz(dual_socket_synthetic()))
+    response = architect_client.post(
+        reverse("fleet:probe-upload"), {"archive": archive, "psu_watts": 5000}
+    )
+    local = timezone.localtime(NodeProbe.objects.get().created_at).strftime("%Y-%m-%d %H:%M")
+    assert local in architect_client.get(response["Location"]).content.decode()
+    report = architect_client.get(response["Location"] + "report.pdf").content
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(report)).pages)
+    assert local in text

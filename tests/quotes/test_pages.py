@@ -138,3 +138,9 @@ def test_the_pages_speak_chinese(presales_client, make_quote):
     quote = make_quote()
     page = presales_client.get(f"/quotes/{quote.number}/", HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert "物料清单" in page.content.decode()
+
+
+def test_a_quote_the_customer_accepted_is_not_called_passed_in_chinese(presales_client, make_quote):
+    page = presales_client.get("/quotes/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "已接受" in page  # the status tab: accepted by the customer
+    assert ">通过<" not in page  # 通过 is the rules' verdict "accepted", not a quote status

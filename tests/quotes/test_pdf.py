@@ -46,6 +46,12 @@ def test_the_pdf_names_the_quote_customer_and_prices_in_both_languages(rendered)
         assert line["sku"] in text
 
 
+def test_the_term_total_names_its_months_in_both_languages(rendered):
+    text = pdf_text(rendered[1])
+    assert "Term total, 12 months" in text
+    assert "租期总价（12 个月）" in text
+
+
 def test_every_check_and_dimension_is_listed_with_its_result(rendered):
     quote, data = rendered
     text = pdf_text(data)
@@ -101,3 +107,28 @@ def test_the_rendered_page_shows_the_chinese_title(rendered):
         if any(title.getpixel((x, y)) < 128 for y in range(title.size[1]))
     )
     assert inked_columns > 20
+
+
+# 8 × L20 for a 13B fine-tune: its checks table ends near the foot of the first page.
+L20_BUILD = {
+    "cpu": "xeon-gold-5318y",
+    "cpu_count": 2,
+    "gpu": "l20",
+    "gpu_count": 8,
+    "memory_gb": 512,
+    "memory_ecc": True,
+    "psu_watts": 4000,
+    "platform": "smc-sys-420gp-tnr",
+}
+FINETUNE_13B = {"model_params_b": 13, "mode": "finetune", "batch_size": 4}
+
+
+@pytest.mark.parametrize(
+    "build, workload", [(None, None), (L20_BUILD, FINETUNE_13B)], ids=["a800", "l20"]
+)
+def test_a_section_heading_stays_on_the_page_of_its_chart(make_quote, build, workload):
+    quote = make_quote(build, workload=workload) if build else make_quote()
+    pages = [page.extract_text() for page in PdfReader(io.BytesIO(pdf.quote_pdf(quote))).pages]
+    for heading, content in (("Balance score", "Overall"), ("NUMA layout", "NUMA 0")):
+        page = next(text for text in pages if heading in text)
+        assert content in page, heading
