@@ -1,8 +1,8 @@
 """Bilingual PDFs of the fleet pages: a probed node's balance report, the monthly report.
 
-reportlab's platypus lays them out, with the quotes' CJK TrueType font (WenQuanYi Micro Hei,
-embedded as a subset, `configurator.quotes.pdf.font`), so every reader sees the Chinese; every
-label is written in English and Chinese.
+reportlab's platypus lays them out in the quote PDF's TrueType CJK font (WenQuanYi Micro Hei,
+embedded as a subset, so a reader without Chinese fonts sees every glyph), and every label is
+written in English and Chinese.
 """
 
 from __future__ import annotations
