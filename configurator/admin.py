@@ -1,11 +1,14 @@
 """Admin for the rules: architects edit a profile's parameters; each save publishes a version."""
 
+import hashlib
+import json
 from dataclasses import fields
 
 from django import forms
 from django.contrib import admin, messages
 from django.db import transaction
 from django.utils.html import format_html_join
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 from simple_history.admin import SimpleHistoryAdmin
 
@@ -14,15 +17,63 @@ from configurator.engine.rule_validation import BOUNDS, parameter_errors
 from configurator.engine.rules import RuleParams
 from configurator.fleet.admin import RuleImpactAdminMixin
 from configurator.models import RuleProfile, RuleSetVersion, Scenario
+from configurator.rule_parameters import DIMENSIONS, PARAMETERS
 
 PARAMETER_FIELDS = tuple(f.name for f in fields(RuleParams))
+
+
+DEFAULTS = RuleParams()
+
+
+def parameter_help(name: str) -> str:
+    """Return a parameter's key, unit, default and source, in the request's language."""
+    info = PARAMETERS.get(name)
+    if info is None:  # not described yet (tests/configurator asks for every one)
+        return name
+    source = f"{info.source} {info.section}".strip()
+    return format_lazy(
+        "{key} · {unit_label}: {unit} · {default_label}: {default} · {source_label}: {source}",
+        key=name,
+        unit_label=_("unit"),
+        unit=info.unit,
+        default_label=_("default"),
+        default=f"{getattr(DEFAULTS, name):g}",
+        source_label=_("source"),
+        source=source,
+    )
+
+
+def dimension_of(name: str) -> str:
+    info = PARAMETERS.get(name)
+    return info.dimension if info else "other"
+
+
+def parameter_fieldsets() -> list[tuple]:
+    """Return one admin fieldset per dimension that has parameters, in DIMENSIONS' order."""
+    groups = []
+    for dimension, label in DIMENSIONS.items():
+        names = [name for name in PARAMETER_FIELDS if dimension_of(name) == dimension]
+        if names:
+            groups.append((label, {"fields": names}))
+    return groups
 
 
 def parameter_field(name: str, kind: str) -> forms.Field:
     """Return the form field of one rule parameter, bounded as rule_validation says."""
     low, high = BOUNDS.get(name, (0, None))
     field_class = forms.IntegerField if kind == "int" else forms.FloatField
-    return field_class(label=name, min_value=low, max_value=high)
+    return field_class(
+        label=PARAMETERS[name].label if name in PARAMETERS else name,
+        help_text=parameter_help(name),
+        min_value=low,
+        max_value=high,
+    )
+
+
+def changes_fingerprint(changes: dict[str, float]) -> str:
+    """Return a short digest of a set of changes: what the architect confirmed."""
+    text = json.dumps(sorted(changes.items()))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 class RuleProfileFormBase(forms.ModelForm):
@@ -32,6 +83,8 @@ class RuleProfileFormBase(forms.ModelForm):
         label=_("Change note"), max_length=300, required=False,
         help_text=_("Why the rules change; kept with the new version."),
     )  # fmt: skip
+    # The digest of the changes the architect has seen as a diff; publishing needs it.
+    confirm_changes = forms.CharField(required=False, widget=forms.HiddenInput)
     # The version the form was opened on: a save after someone else published is refused.
     base_version = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
 
@@ -69,7 +122,31 @@ class RuleProfileFormBase(forms.ModelForm):
                 self.parameter_changes(), self.current_params
             ).items():
                 self.add_error(name, problems)
+        if not self.errors:
+            self._ask_for_confirmation()
         return cleaned
+
+    def _ask_for_confirmation(self) -> None:
+        """Show the diff against the current version; publish only what was shown."""
+        if self.instance.pk is None or not self.instance.versions.exists():
+            return  # a new profile's first version has nothing to differ from
+        changes = self.parameter_changes()
+        fingerprint = changes_fingerprint(changes)
+        if not changes or self.data.get("confirm_changes") == fingerprint:
+            return
+        current = self.current_params.as_dict()
+        self.pending_diff = [
+            (name, self.fields[name].label, current[name], value,
+             PARAMETERS[name].unit if name in PARAMETERS else "")
+            for name, value in changes.items()
+        ]  # fmt: skip
+        self.data = self.data.copy()
+        self.data["confirm_changes"] = fingerprint
+        raise forms.ValidationError(
+            _("Review the changes against version %(v)s below, then save again to publish."),
+            code="confirm",
+            params={"v": self.instance.versions.first().version},
+        )
 
     def parameter_changes(self) -> dict[str, float]:
         return {
@@ -138,10 +215,12 @@ class RuleProfileAdmin(RuleImpactAdminMixin, SimpleHistoryAdmin):
     list_display = ["name", "slug", "is_default", "current_version", "published"]
     search_fields = ["name", "slug"]
     inlines = [VersionInline]
+    change_form_template = "admin/configurator/ruleprofile/change_form.html"
     fieldsets = [
         (None, {"fields": ["slug", "name", "description", "is_default", "base_version"]}),
-        (_("Rule parameters (saving publishes a new version)"),
-         {"fields": [*PARAMETER_FIELDS, "note"]}),
+        *parameter_fieldsets(),
+        (_("Publish (saving publishes a new version after you confirm the diff)"),
+         {"fields": ["note", "confirm_changes"]}),
     ]  # fmt: skip
 
     @admin.display(description=_("current version"))

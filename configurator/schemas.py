@@ -110,7 +110,7 @@ class RulesPatchIn(StrictSchema):
         None, ge=1, description="The version these changes start from; a stale one gets 409"
     )
     dry_run: bool = Field(
-        False, description="Answer what the change would do (nodes, recipes); publish nothing"
+        False, description="Publish nothing; answer what would change (nodes, recipes, quotes)"
     )
 
 
@@ -140,6 +140,11 @@ class StaleOut(Schema):
     since: list[VersionChangesOut]
 
 
+class MessageOut(Schema):
+    message_id: str = Field(description="The English text with %(name)s placeholders")
+    params: dict[str, object] = Field(description="Values of the placeholders")
+
+
 class CheckOut(Schema):
     code: str
     status: Literal["pass", "fail", "warn", "na"]
@@ -149,6 +154,8 @@ class CheckOut(Schema):
     impact: str
     fix: str
     numbers: dict[str, float | int | str | bool | None]
+    detail_message: MessageOut
+    fix_message: MessageOut
 
 
 class PitfallOut(Schema):

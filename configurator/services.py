@@ -16,6 +16,7 @@ from configurator.engine.sizing import card_gb, gpus_needed, size_workload, usab
 from configurator.inputs import InputErrors, build_from_input, workload_from_input
 from configurator.models import RuleProfile, RuleSetVersion
 from configurator.schemas import EvaluateIn, RecommendIn, WorkloadIn
+from configurator.translation import localize, speaks_english
 
 
 class StaleVersion(Exception):
@@ -62,9 +63,14 @@ def build_evaluate(payload: EvaluateIn) -> dict[str, object]:
         except InputErrors as error:
             errors.merge(error)
     errors.raise_if_any()
-    result = evaluate(build, version.params, workload).as_dict()
+    result = evaluate(build, version.params, workload).as_dict(_translate())
     result["ruleset"] = version.as_dict()
     return result
+
+
+def _translate():
+    """Return how findings' texts are written: as the engine writes them, or translated."""
+    return str if speaks_english() else localize
 
 
 def _gpu_slug(workload: WorkloadIn, catalog) -> str | None:
@@ -151,7 +157,7 @@ def build_recommend(payload: RecommendIn) -> dict[str, object]:
 def recommendation_dict(item: Recommendation, ruleset: dict[str, object]) -> dict[str, object]:
     """Return a recommendation in the API's shape: its build posts back to /evaluate as is."""
     build = item.build
-    evaluation = item.evaluation.as_dict()
+    evaluation = item.evaluation.as_dict(_translate())
     evaluation["ruleset"] = ruleset
     return {
         "build": {

@@ -12,6 +12,7 @@ urlpatterns = [
     path("readyz", views.readyz, name="readyz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("quotes/", include("configurator.quotes.urls")),
+    path("", include("configurator.web.urls")),
     path("", include("catalog.urls")),
 ]
 

@@ -31,6 +31,7 @@ from configurator.engine.memory import (
     memory_population,
     memory_requirement,
 )
+from configurator.engine.messages import Message, _, join, ngettext
 from configurator.engine.pcie import LaneBudget, even_split, lane_budget, socket_loads, split_label
 from configurator.engine.power import PowerBudget, power_budget
 from configurator.engine.registry import REGISTRY, CatalogueEntry, CheckKind
@@ -74,6 +75,10 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
+def _gpu_count(count: int) -> Message:
+    return ngettext("%(n)s GPU", "%(n)s GPUs", count)
+
+
 # P1 ----------------------------------------------------------------------------------------
 
 
@@ -84,12 +89,22 @@ def legacy_pcie_platform(build: Build, workload: Workload | None, rules: RulePar
     if gen < gen_min and build.gpu_count > 1:
         return failed(
             "P1",
-            f"{_gpus(build)} on a PCIe Gen{gen} platform ({_cpus(build)}); "
-            f"multi-GPU nodes need Gen{gen_min} or newer",
-            f"move to a PCIe Gen{gen_min}/Gen{gen_min + 1} platform, e.g. {MODERN_PLATFORMS}",
+            _(
+                "%(gpus)s on a PCIe Gen%(gen)s platform (%(cpus)s); "
+                "multi-GPU nodes need Gen%(gen_min)s or newer",
+                gpus=_gpus(build), gen=gen, cpus=_cpus(build), gen_min=gen_min,
+            ),
+            _(
+                "move to a PCIe Gen%(gen_min)s/Gen%(gen_next)s platform, e.g. %(platforms)s",
+                gen_min=gen_min, gen_next=gen_min + 1, platforms=MODERN_PLATFORMS,
+            ),
             numbers,
-        )
-    return passed("P1", f"PCIe Gen{gen} platform for {_plural(build.gpu_count, 'GPU')}", numbers)
+        )  # fmt: skip
+    return passed(
+        "P1",
+        _("PCIe Gen%(gen)s platform for %(gpus)s", gen=gen, gpus=_gpu_count(build.gpu_count)),
+        numbers,
+    )
 
 
 # P2 ----------------------------------------------------------------------------------------
@@ -101,40 +116,49 @@ def numa_binding(build: Build, workload: Workload | None, rules: RuleParams) -> 
     numbers = {"numa_binding": int(build.numa_binding), "gpus_cross_numa": cross}
     problems, fixes = [], []
     if not build.numa_binding:
-        problems.append("no automatic core/NUMA binding for the GPUs")
-        fixes.append("ship the automatic core/NUMA binding script (numactl/taskset per GPU)")
+        problems.append(_("no automatic core/NUMA binding for the GPUs"))
+        fixes.append(_("ship the automatic core/NUMA binding script (numactl/taskset per GPU)"))
     if cross > 0:
-        problems.append(f"{_plural(cross, 'GPU')} served across NUMA nodes")
-        fixes.append(f"re-seat {_plural(cross, 'GPU')} in slots wired to the serving socket")
+        problems.append(_("%(gpus)s served across NUMA nodes", gpus=_gpu_count(cross)))
+        fixes.append(
+            _("re-seat %(gpus)s in slots wired to the serving socket", gpus=_gpu_count(cross))
+        )
     if problems:
-        return failed("P2", "; ".join(problems), "; ".join(fixes), numbers)
-    return passed("P2", "every GPU bound to the cores and memory of its own socket", numbers)
+        return failed("P2", join(problems), join(fixes), numbers)
+    return passed("P2", _("every GPU bound to the cores and memory of its own socket"), numbers)
 
 
 # P3 and the memory dimension ----------------------------------------------------------------
 
 
-def _memory_need_text(need: MemoryRequirement, rules: RuleParams) -> str:
+def _memory_need_text(need: MemoryRequirement, rules: RuleParams) -> Message:
     if need.reason == "ratio":
-        return f"{num(rules.memory_vram_ratio_min)} × {need.vram_gb} GB VRAM"
+        return _(
+            "%(ratio)s × %(vram)s GB VRAM",
+            ratio=num(rules.memory_vram_ratio_min),
+            vram=need.vram_gb,
+        )
     if need.reason == "floor":
-        return f"the {need.floor_gb} GB floor of 8-GPU nodes"
-    return f"{rules.memory_per_gpu_gb_min} GB per GPU"
+        return _("the %(floor)s GB floor of 8-GPU nodes", floor=need.floor_gb)
+    return _("%(per_gpu)s GB per GPU", per_gpu=rules.memory_per_gpu_gb_min)
 
 
-def _memory_fix(build: Build, required_gb: float) -> str:
+def _memory_fix(build: Build, required_gb: float) -> Message:
     channels = build.cpu.memory_channels * build.cpu_count
     population = memory_population(required_gb, channels, build.cpu.ddr_gen)
     if population is None:
-        return (
-            f"{num(required_gb)} GB is more than {channels} channels hold at "
-            f"{max(DIMMS_PER_CHANNEL)} DIMMs each: put fewer GPUs in each node"
-        )
-    return (
-        f"fit {population.total_gb} GB (+{population.total_gb - build.memory_gb} GB): "
-        f"{population.describe()}, {population.dimms // channels} per channel on "
-        f"{build.cpu_count} × {build.cpu.memory_channels} channels"
-    )
+        return _(
+            "%(required)s GB is more than %(channels)s channels hold at %(per_channel)s DIMMs "
+            "each: put fewer GPUs in each node",
+            required=num(required_gb), channels=channels, per_channel=max(DIMMS_PER_CHANNEL),
+        )  # fmt: skip
+    return _(
+        "fit %(total)s GB (+%(more)s GB): %(population)s, %(per_channel)s per channel on "
+        "%(sockets)s × %(socket_channels)s channels",
+        total=population.total_gb, more=population.total_gb - build.memory_gb,
+        population=population.describe(), per_channel=population.dimms // channels,
+        sockets=build.cpu_count, socket_channels=build.cpu.memory_channels,
+    )  # fmt: skip
 
 
 def _memory_numbers(build: Build, need: MemoryRequirement) -> dict[str, float | int]:
@@ -152,10 +176,11 @@ def memory_below_vram(build: Build, workload: Workload | None, rules: RuleParams
     """P3: reject system memory below the VRAM ratio, the 8-GPU floor or the per-GPU minimum."""
     need = memory_requirement(build.gpu_count, build.gpu.memory_gb, rules)
     numbers = _memory_numbers(build, need)
-    detail = (
-        f"{_plural(build.gpu_count, 'GPU')} need {num(need.required_gb)} GB "
-        f"({_memory_need_text(need, rules)}); the node has {build.memory_gb} GB"
-    )
+    detail = _(
+        "%(gpus)s need %(required)s GB (%(rule)s); the node has %(memory)s GB",
+        gpus=_gpu_count(build.gpu_count), required=num(need.required_gb),
+        rule=_memory_need_text(need, rules), memory=build.memory_gb,
+    )  # fmt: skip
     if build.memory_gb < need.required_gb:
         return failed("P3", detail, _memory_fix(build, need.required_gb), numbers)
     return passed("P3", detail, numbers)
@@ -167,14 +192,22 @@ def memory_capacity(build: Build, workload: Workload | None, rules: RuleParams) 
     numbers = _memory_numbers(build, need)
     headroom = build.memory_gb / need.required_gb - 1 if need.required_gb > 0 else 0.0
     numbers["headroom"] = round(headroom, 4)
-    detail = (
-        f"{build.memory_gb} GB for {num(need.required_gb)} GB needed "
-        f"({_memory_need_text(need, rules)})"
-    )
+    detail = _(
+        "%(memory)s GB for %(required)s GB needed (%(rule)s)",
+        memory=build.memory_gb, required=num(need.required_gb),
+        rule=_memory_need_text(need, rules),
+    )  # fmt: skip
     if build.memory_gb < need.required_gb:
-        short = f"{detail}: short by {num(need.required_gb - build.memory_gb)} GB"
+        short = _(
+            "%(detail)s: short by %(short)s GB",
+            detail=detail, short=num(need.required_gb - build.memory_gb),
+        )  # fmt: skip
         return failed("memory", short, _memory_fix(build, need.required_gb), numbers)
-    return passed("memory", f"{detail}: {headroom:+.0%} headroom", numbers)
+    return passed(
+        "memory",
+        _("%(detail)s: %(headroom)s headroom", detail=detail, headroom=f"{headroom:+.0%}"),
+        numbers,
+    )
 
 
 # P4 and the NUMA dimension ------------------------------------------------------------------
@@ -186,23 +219,32 @@ def _split_fix(build: Build, rules: RuleParams) -> str:
     per_node = per_socket * sockets
     if build.gpu_count > per_node:
         nodes = math.ceil(build.gpu_count / per_node)
-        return (
-            f"at most {per_node} GPUs per node ({sockets} sockets × {per_socket}): "
-            f"spread the GPUs over {nodes} nodes"
-        )
+        return _(
+            "at most %(per_node)s GPUs per node (%(sockets)s sockets × %(per_socket)s): "
+            "spread the GPUs over %(nodes)s nodes",
+            per_node=per_node, sockets=sockets, per_socket=per_socket, nodes=nodes,
+        )  # fmt: skip
     split = split_label(even_split(build.gpu_count, sockets))
     if build.cpu_count < sockets:
-        return f"use a {sockets}-socket platform and split the GPUs evenly: {split}"
-    return f"split the GPUs evenly over the sockets: {split}"
+        return _(
+            "use a %(sockets)s-socket platform and split the GPUs evenly: %(split)s",
+            sockets=sockets, split=split,
+        )  # fmt: skip
+    return _("split the GPUs evenly over the sockets: %(split)s", split=split)
 
 
 def _overloaded_sockets(loads: tuple[int, ...], limit: int) -> str:
     """Describe the sockets above the limit, e.g. `CPU0 carries 6 GPUs (6 + 2)`; empty if none."""
-    heavy = [f"CPU{i} carries {load} GPUs" for i, load in enumerate(loads) if load > limit]
+    heavy = [
+        _("CPU%(socket)s carries %(load)s GPUs", socket=i, load=load)
+        for i, load in enumerate(loads)
+        if load > limit
+    ]
     if not heavy:
         return ""
-    split = f" ({split_label(loads)})" if len(loads) > 1 else ""
-    return f"{', '.join(heavy)}{split}"
+    if len(loads) > 1:
+        return _("%(sockets)s (%(split)s)", sockets=join(heavy, ", "), split=split_label(loads))
+    return join(heavy, ", ")
 
 
 def socket_overload(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -214,11 +256,19 @@ def socket_overload(build: Build, workload: Workload | None, rules: RuleParams) 
     if overloaded:
         return failed(
             "P4",
-            f"{overloaded}; at most {limit} per socket",
+            _("%(overloaded)s; at most %(limit)s per socket", overloaded=overloaded, limit=limit),
             _split_fix(build, rules),
             numbers,
         )
-    return passed("P4", f"GPUs per socket {split_label(loads)}, at most {limit} each", numbers)
+    return passed(
+        "P4",
+        _(
+            "GPUs per socket %(split)s, at most %(limit)s each",
+            split=split_label(loads),
+            limit=limit,
+        ),
+        numbers,
+    )
 
 
 def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -242,32 +292,40 @@ def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) ->
     problems, fixes = [], []
     if build.cpu_count < rules.sockets_min:
         problems.append(
-            f"{_plural(build.cpu_count, 'socket')}; the baseline is a {rules.sockets_min}-socket "
-            "node, each CPU serving the GPUs on its own side"
-        )
-        fixes.append(f"use a {rules.sockets_min}-socket platform")
+            ngettext(
+                "%(n)s socket; the baseline is a %(sockets_min)s-socket node, each CPU serving "
+                "the GPUs on its own side",
+                "%(n)s sockets; the baseline is a %(sockets_min)s-socket node, each CPU serving "
+                "the GPUs on its own side",
+                build.cpu_count, sockets_min=rules.sockets_min,
+            )
+        )  # fmt: skip
+        fixes.append(_("use a %(sockets)s-socket platform", sockets=rules.sockets_min))
     overloaded = _overloaded_sockets(loads, limit)
     if overloaded:
-        problems.append(f"{overloaded}, above {limit} per socket")
+        problems.append(
+            _("%(overloaded)s, above %(limit)s per socket", overloaded=overloaded, limit=limit)
+        )
         if build.cpu_count >= rules.sockets_min:
             fixes.append(_split_fix(build, rules))
     if build.gpus_cross_numa > 0:
-        problems.append(f"{_plural(build.gpus_cross_numa, 'GPU')} served across NUMA nodes")
-        fixes.append("re-seat those GPUs in slots wired to the serving socket")
-    if problems:
-        return failed("numa", "; ".join(problems), "; ".join(fixes), numbers)
-    if spread > 1 and build.cpu_count >= rules.sockets_min:
-        return warned(
-            "numa",
-            f"GPUs per socket {split_label(loads)} are uneven (within {limit} per socket)",
-            _split_fix(build, rules),
-            numbers,
+        problems.append(
+            _("%(gpus)s served across NUMA nodes", gpus=_gpu_count(build.gpus_cross_numa))
         )
-    return passed(
-        "numa",
-        f"GPUs per socket {split_label(loads)}, at most {limit} each, none across NUMA nodes",
-        numbers,
-    )
+        fixes.append(_("re-seat those GPUs in slots wired to the serving socket"))
+    if problems:
+        return failed("numa", join(problems), join(fixes), numbers)
+    if spread > 1 and build.cpu_count >= rules.sockets_min:
+        detail = _(
+            "GPUs per socket %(split)s are uneven (within %(limit)s per socket)",
+            split=split_label(loads), limit=limit,
+        )  # fmt: skip
+        return warned("numa", detail, _split_fix(build, rules), numbers)
+    detail = _(
+        "GPUs per socket %(split)s, at most %(limit)s each, none across NUMA nodes",
+        split=split_label(loads), limit=limit,
+    )  # fmt: skip
+    return passed("numa", detail, numbers)
 
 
 # P5 ----------------------------------------------------------------------------------------
@@ -282,6 +340,14 @@ def _method_label(workload: Workload) -> str:
     return "LoRA" if workload.finetune_method is FinetuneMethod.LORA else "QLoRA"
 
 
+# The workload modes as a detail names them.
+MODE_WORDS: dict[Mode, Message] = {
+    Mode.TRAIN: _("train"),
+    Mode.FINETUNE: _("finetune"),
+    Mode.INFER: _("infer"),
+}
+
+
 def training_without_nvlink(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """P5: reject full-parameter multi-GPU training of a large model on GPUs without NVLink.
 
@@ -289,43 +355,49 @@ def training_without_nvlink(build: Build, workload: Workload | None, rules: Rule
     model's), so they pass with a note (domain.md §6).
     """
     if workload is None:
-        return not_applicable("P5", "applies to training workloads; no workload given")
+        return not_applicable("P5", _("applies to training workloads; no workload given"))
     if workload.mode is Mode.INFER:
-        return not_applicable("P5", "inference exchanges no gradients between GPUs")
+        return not_applicable("P5", _("inference exchanges no gradients between GPUs"))
     if build.gpu_count <= 1:
-        return not_applicable("P5", "one GPU per node: no GPU-to-GPU link inside the node")
+        return not_applicable("P5", _("one GPU per node: no GPU-to-GPU link inside the node"))
     size, size_min = workload.model_params_b, rules.nvlink_model_params_b_min
     # A bridge or board cannot add NVLink to a GPU that has none (RTX 4090, L20).
     linked = build.nvlink and build.gpu.has_nvlink
     numbers = {"model_params_b": size, "nvlink_model_params_b_min": size_min, "nvlink": int(linked)}
     if not _full_parameter(workload):
-        method = _method_label(workload)
-        detail = (
-            f"{method} fine-tuning of a {num(size)}B model exchanges only the adapters' "
-            "gradients between GPUs: PCIe carries them"
-        )
+        detail = _(
+            "%(method)s fine-tuning of a %(size)sB model exchanges only the adapters' "
+            "gradients between GPUs: PCIe carries them",
+            method=_method_label(workload), size=num(size),
+        )  # fmt: skip
         return passed("P5", detail, numbers)
     if size <= size_min:
-        detail = f"{num(size)}B model ≤ {num(size_min)}B: little cross-GPU traffic"
+        detail = _(
+            "%(size)sB model ≤ %(size_min)sB: little cross-GPU traffic",
+            size=num(size), size_min=num(size_min),
+        )  # fmt: skip
         return passed("P5", detail, numbers)
     if linked:
-        return passed("P5", f"{num(size)}B {workload.mode} over NVLink ({_gpus(build)})", numbers)
+        detail = _(
+            "%(size)sB %(mode)s over NVLink (%(gpus)s)",
+            size=num(size), mode=MODE_WORDS[workload.mode], gpus=_gpus(build),
+        )  # fmt: skip
+        return passed("P5", detail, numbers)
     if build.gpu.has_nvlink:
-        reason = "NVLink not fitted"
-        fix = "fit NVLink bridges (PCIe cards) or an SXM NVSwitch board"
+        reason = _("NVLink not fitted")
+        fix = _("fit NVLink bridges (PCIe cards) or an SXM NVSwitch board")
     else:
-        reason = f"the {build.gpu.name} has no NVLink"
-        fix = (
+        reason = _("the %(gpu)s has no NVLink", gpu=build.gpu.name)
+        fix = _(
             "an NVLink GPU (A800 or H100: SXM on an NVSwitch board or bridged PCIe pairs), "
             "or fine-tune with LoRA/QLoRA, which exchanges only adapter gradients"
         )
-    what = "training" if workload.mode is Mode.TRAIN else "full fine-tuning"
-    return failed(
-        "P5",
-        f"{what} of a {num(size)}B model (> {num(size_min)}B) on {_gpus(build)}: {reason}",
-        fix,
-        numbers,
-    )
+    what = _("training") if workload.mode is Mode.TRAIN else _("full fine-tuning")
+    detail = _(
+        "%(what)s of a %(size)sB model (> %(size_min)sB) on %(gpus)s: %(reason)s",
+        what=what, size=num(size), size_min=num(size_min), gpus=_gpus(build), reason=reason,
+    )  # fmt: skip
+    return failed("P5", detail, fix, numbers)
 
 
 # P6 ----------------------------------------------------------------------------------------
@@ -335,50 +407,62 @@ def non_ecc_memory(build: Build, workload: Workload | None, rules: RuleParams) -
     """P6: reject memory without ECC."""
     numbers = {"memory_ecc": int(build.memory_ecc), "memory_gb": build.memory_gb}
     if build.memory_ecc:
-        return passed("P6", f"{build.memory_gb} GB of ECC server memory", numbers)
+        return passed(
+            "P6", _("%(memory)s GB of ECC server memory", memory=build.memory_gb), numbers
+        )
     channels = build.cpu.memory_channels * build.cpu_count
     population = memory_population(build.memory_gb, channels, build.cpu.ddr_gen)
-    fix = "replace it with server ECC RDIMMs"
+    fix = _("replace it with server ECC RDIMMs")
     if population is not None:
-        fix += f": {population.describe()}"
-    return failed("P6", f"{build.memory_gb} GB of non-ECC memory", fix, numbers)
+        fix = _(
+            "replace it with server ECC RDIMMs: %(population)s", population=population.describe()
+        )
+    return failed("P6", _("%(memory)s GB of non-ECC memory", memory=build.memory_gb), fix, numbers)
 
 
 # P7 ----------------------------------------------------------------------------------------
 
 
-def _estimate_terms(build: Build, power: PowerBudget, rules: RuleParams) -> str:
+def _estimate_terms(build: Build, power: PowerBudget, rules: RuleParams) -> Message:
     parts = [
-        f"{build.gpu_count} × {build.gpu.tdp_w} W GPUs",
-        f"{build.cpu_count} × {build.cpu.tdp_w} W CPUs",
-        f"{build.dimms} × {rules.dimm_w} W DIMMs",
+        _("%(n)s × %(w)s W GPUs", n=build.gpu_count, w=build.gpu.tdp_w),
+        _("%(n)s × %(w)s W CPUs", n=build.cpu_count, w=build.cpu.tdp_w),
+        _("%(n)s × %(w)s W DIMMs", n=build.dimms, w=rules.dimm_w),
     ]
     if build.nics:
-        parts.append(f"{build.nics} × {build.nic_tdp_w} W NICs")
+        parts.append(_("%(n)s × %(w)s W NICs", n=build.nics, w=build.nic_tdp_w))
     if build.nvme:
-        parts.append(f"{build.nvme} × {build.nvme_tdp_w} W NVMe")
-    board = "board and fans" if power.chassis_w == rules.chassis_overhead_w else "board, fans, HGX"
-    parts.append(f"{power.chassis_w} W {board}")
-    return f"({' + '.join(parts)} = {power.load_w} W) × {num(power.headroom)}"
+        parts.append(_("%(n)s × %(w)s W NVMe", n=build.nvme, w=build.nvme_tdp_w))
+    if power.chassis_w == rules.chassis_overhead_w:
+        parts.append(_("%(w)s W board and fans", w=power.chassis_w))
+    else:
+        parts.append(_("%(w)s W board, fans, HGX", w=power.chassis_w))
+    return _(
+        "(%(parts)s = %(load)s W) × %(headroom)s",
+        parts=join(parts, " + "), load=power.load_w, headroom=num(power.headroom),
+    )  # fmt: skip
 
 
-def _platform_terms(build: Build, power: PowerBudget) -> str:
-    stated = f"the platform's stated {build.rated_power_w} W"
+def _platform_terms(build: Build, power: PowerBudget) -> Message:
+    stated = _("the platform's stated %(w)s W", w=build.rated_power_w)
     rated = build.rated_gpus * build.rated_gpu_w
     if build.gpu_count * build.gpu.tdp_w == rated:
         return stated
-    return (
-        f"{stated} for {build.rated_gpus} × {build.rated_gpu_w} W GPUs, moved to "
-        f"{build.gpu_count} × {build.gpu.tdp_w} W = {power.platform_w} W"
-    )
+    return _(
+        "%(stated)s for %(rated_gpus)s × %(rated_gpu_w)s W GPUs, moved to "
+        "%(gpus)s × %(gpu_w)s W = %(platform_w)s W",
+        stated=stated, rated_gpus=build.rated_gpus, rated_gpu_w=build.rated_gpu_w,
+        gpus=build.gpu_count, gpu_w=build.gpu.tdp_w, platform_w=power.platform_w,
+    )  # fmt: skip
 
 
-def _psu_fix(build: Build, power: PowerBudget, rules: RuleParams) -> str:
+def _psu_fix(build: Build, power: PowerBudget, rules: RuleParams) -> Message:
     """Propose PSUs that cover the need, or fewer GPUs when the platform's bays cannot."""
-    fix = (
-        f"fit PSUs giving ≥ {power.required_w} W usable after redundancy "
-        f"(+{power.required_w - build.psu_watts} W; N+1/N+N spares do not count)"
-    )
+    fix = _(
+        "fit PSUs giving ≥ %(required)s W usable after redundancy "
+        "(+%(more)s W; N+1/N+N spares do not count)",
+        required=power.required_w, more=power.required_w - build.psu_watts,
+    )  # fmt: skip
     bays_w = build.platform_psu_w
     if not bays_w or power.required_w <= bays_w:
         return fix
@@ -386,12 +470,16 @@ def _psu_fix(build: Build, power: PowerBudget, rules: RuleParams) -> str:
         fewer = replace(build, gpu_count=gpus, gpus_per_socket=even_split(gpus, build.cpu_count))
         if power_budget(fewer, rules).required_w <= bays_w:
             nodes = math.ceil(build.gpu_count * build.nodes / gpus)
-            return (
-                f"the platform's PSU bays hold at most {bays_w} W in all, under the "
-                f"{power.required_w} W needed: {gpus} GPUs per node over {nodes} nodes, or a "
-                "platform with more power"
-            )
-    return f"the platform's PSU bays hold at most {bays_w} W in all: a platform with more power"
+            return _(
+                "the platform's PSU bays hold at most %(bays_w)s W in all, under the "
+                "%(required)s W needed: %(gpus)s GPUs per node over %(nodes)s nodes, or a "
+                "platform with more power",
+                bays_w=bays_w, required=power.required_w, gpus=gpus, nodes=nodes,
+            )  # fmt: skip
+    return _(
+        "the platform's PSU bays hold at most %(bays_w)s W in all: a platform with more power",
+        bays_w=bays_w,
+    )
 
 
 def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -415,12 +503,14 @@ def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -
     else:
         sized = _estimate_terms(build, power, rules)
     if power.floor_w:
-        sized = f"max({power.floor_w} W floor, {sized})"
-    need = f"needs {power.required_w} W usable = {sized}"
-    gives = f"the PSUs give {build.psu_watts} W after redundancy"
+        sized = _("max(%(floor)s W floor, %(sized)s)", floor=power.floor_w, sized=sized)
+    detail = _(
+        "needs %(required)s W usable = %(sized)s; the PSUs give %(psu)s W after redundancy",
+        required=power.required_w, sized=sized, psu=build.psu_watts,
+    )  # fmt: skip
     if build.psu_watts < power.required_w:
-        return failed("P7", f"{need}; {gives}", _psu_fix(build, power, rules), numbers)
-    return passed("P7", f"{need}; {gives}", numbers)
+        return failed("P7", detail, _psu_fix(build, power, rules), numbers)
+    return passed("P7", detail, numbers)
 
 
 # P8 ----------------------------------------------------------------------------------------
@@ -430,7 +520,7 @@ def _vendor(cpu_name: str) -> str:
     return "amd" if "EPYC" in cpu_name.upper() else "intel"
 
 
-def _high_clock_examples(cpu: Cpu, ghz_min: float) -> str:
+def _high_clock_examples(cpu: Cpu, ghz_min: float) -> str:  # CPU names: not translated
     """Name one fitting CPU per vendor, the build's own vendor first (same board family)."""
     picks: dict[str, str] = {}
     for name, ghz in HIGH_CLOCK_CPUS:
@@ -442,76 +532,110 @@ def _high_clock_examples(cpu: Cpu, ghz_min: float) -> str:
 def low_base_clock(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """P8: reject small-batch inference on a CPU whose base clock is below the baseline."""
     if workload is None:
-        return not_applicable("P8", "applies to small-batch inference; no workload given")
+        return not_applicable("P8", _("applies to small-batch inference; no workload given"))
     if workload.mode is not Mode.INFER:
-        return not_applicable("P8", f"{workload.mode} builds are not judged on base clock")
+        detail = _("%(mode)s builds are not judged on base clock", mode=MODE_WORDS[workload.mode])
+        return not_applicable("P8", detail)
     batch, batch_max = workload.batch_size, rules.small_batch_max
     ghz, ghz_min = build.cpu.base_ghz, rules.cpu_base_ghz_min
     numbers = {"batch_size": batch, "small_batch_max": batch_max, "base_ghz": ghz}
     numbers["cpu_base_ghz_min"] = ghz_min
     if batch > batch_max:
-        return not_applicable(
-            "P8", f"batch {batch} > small-batch limit {batch_max}: scheduling is amortised", numbers
-        )
-    detail = f"inference at batch {batch} (≤ {batch_max}) on {build.cpu.name}, {num(ghz)} GHz base"
+        detail = _(
+            "batch %(batch)s > small-batch limit %(batch_max)s: scheduling is amortised",
+            batch=batch, batch_max=batch_max,
+        )  # fmt: skip
+        return not_applicable("P8", detail, numbers)
+    detail = _(
+        "inference at batch %(batch)s (≤ %(batch_max)s) on %(cpu)s, %(ghz)s GHz base",
+        batch=batch, batch_max=batch_max, cpu=build.cpu.name, ghz=num(ghz),
+    )  # fmt: skip
     if ghz < ghz_min:
         examples = _high_clock_examples(build.cpu, ghz_min)
-        fix = f"a high-base-clock CPU (≥ {num(ghz_min)} GHz base)"
-        return failed(
-            "P8",
-            f"{detail}; small-batch inference needs ≥ {num(ghz_min)} GHz",
-            f"{fix}, e.g. {examples}" if examples else fix,
-            numbers,
-        )
-    return passed("P8", f"{detail} (≥ {num(ghz_min)} GHz)", numbers)
+        fix = _("a high-base-clock CPU (≥ %(ghz_min)s GHz base)", ghz_min=num(ghz_min))
+        if examples:
+            fix = _(
+                "a high-base-clock CPU (≥ %(ghz_min)s GHz base), e.g. %(examples)s",
+                ghz_min=num(ghz_min), examples=examples,
+            )  # fmt: skip
+        detail = _(
+            "%(detail)s; small-batch inference needs ≥ %(ghz_min)s GHz",
+            detail=detail, ghz_min=num(ghz_min),
+        )  # fmt: skip
+        return failed("P8", detail, fix, numbers)
+    return passed(
+        "P8", _("%(detail)s (≥ %(ghz_min)s GHz)", detail=detail, ghz_min=num(ghz_min)), numbers
+    )
 
 
 # PCIe lanes ---------------------------------------------------------------------------------
 
 
-def _lane_terms(build: Build, lanes: LaneBudget, rules: RuleParams) -> str:
+def _lane_terms(build: Build, lanes: LaneBudget, rules: RuleParams) -> Message:
     if build.pcie_switch_uplinks:
-        terms = [f"{build.pcie_switch_uplinks} switch uplinks × {rules.pcie_lanes_per_gpu}"]
+        terms = [
+            _(
+                "%(n)s switch uplinks × %(lanes)s",
+                n=build.pcie_switch_uplinks, lanes=rules.pcie_lanes_per_gpu,
+            )
+        ]  # fmt: skip
     else:
-        terms = [f"{build.gpu_count} GPUs × {rules.pcie_lanes_per_gpu}"]
+        terms = [_("%(n)s GPUs × %(lanes)s", n=build.gpu_count, lanes=rules.pcie_lanes_per_gpu)]
         if build.nics:
-            terms.append(f"{build.nics} NICs × {build.nic_lanes}")
+            terms.append(_("%(n)s NICs × %(lanes)s", n=build.nics, lanes=build.nic_lanes))
     if build.nvme:
-        terms.append(f"{build.nvme} NVMe × {build.nvme_lanes}")
-    return f"{' + '.join(terms)} = {lanes.needed} lanes needed"
+        terms.append(_("%(n)s NVMe × %(lanes)s", n=build.nvme, lanes=build.nvme_lanes))
+    return _("%(terms)s = %(needed)s lanes needed", terms=join(terms, " + "), needed=lanes.needed)
 
 
-def _lane_fix(build: Build, lanes: LaneBudget, rules: RuleParams) -> str:
+def _lane_fix(build: Build, lanes: LaneBudget, rules: RuleParams) -> Message:
     """Propose what holds the lanes: a bigger platform only when one exists, else a split."""
     options = []
     if lanes.needed <= MODERN_PLATFORM_LANES:
-        options.append(f"a platform with ≥ {lanes.needed} usable lanes, e.g. {MODERN_PLATFORMS}")
+        options.append(
+            _(
+                "a platform with ≥ %(needed)s usable lanes, e.g. %(platforms)s",
+                needed=lanes.needed, platforms=MODERN_PLATFORMS,
+            )
+        )  # fmt: skip
     else:
         options.append(
-            f"no two-socket platform gives {lanes.needed} lanes (the most is "
-            f"{MODERN_PLATFORM_LANES}): use a PCIe-switch board, whose GPUs and NICs share "
-            "x16 uplinks"
-        )
+            _(
+                "no two-socket platform gives %(needed)s lanes (the most is %(most)s): use a "
+                "PCIe-switch board, whose GPUs and NICs share x16 uplinks",
+                needed=lanes.needed, most=MODERN_PLATFORM_LANES,
+            )
+        )  # fmt: skip
     share = build.nics / build.gpu_count if build.gpu_count else 0
     fewer = _largest_fitting_node(build, rules, lambda gpus: math.ceil(gpus * share))
     if fewer:
         total = build.gpu_count * build.nodes
         nodes = math.ceil(total / fewer)
-        options.append(f"split the {total} GPUs over {nodes} nodes of {fewer}")
+        options.append(
+            _(
+                "split the %(total)s GPUs over %(nodes)s nodes of %(fewer)s",
+                total=total, nodes=nodes, fewer=fewer,
+            )
+        )  # fmt: skip
     elif lanes.needed <= MODERN_PLATFORM_LANES:
-        options.append("a PCIe-switch board")
-    return "; or ".join(options)
+        options.append(_("a PCIe-switch board"))
+    return join(options, "; or ")
 
 
 def pcie_lane_budget(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """PCIe dimension: reject a node whose devices need more lanes than its CPUs provide."""
     lanes = lane_budget(build, rules)
     numbers = {"lanes_needed": lanes.needed, "lanes_available": lanes.available}
-    detail = f"{_lane_terms(build, lanes, rules)}; {lanes.available} from {_cpus(build)}"
+    detail = _(
+        "%(terms)s; %(available)s from %(cpus)s",
+        terms=_lane_terms(build, lanes, rules), available=lanes.available, cpus=_cpus(build),
+    )  # fmt: skip
     if lanes.needed > lanes.available:
         return failed("pcie_lanes", detail, _lane_fix(build, lanes, rules), numbers)
     if lanes.needed > 0:
-        detail += f" ({lanes.headroom:+.0%} headroom)"
+        detail = _(
+            "%(detail)s (%(headroom)s headroom)", detail=detail, headroom=f"{lanes.headroom:+.0%}"
+        )
     return passed("pcie_lanes", detail, numbers)
 
 
@@ -531,31 +655,35 @@ def cpu_threads_per_gpu(build: Build, workload: Workload | None, rules: RulePara
         "threads_per_gpu_max": high,
         "cores_per_gpu_min": cores_min,
     }
-    detail = (
-        f"{build.threads} threads ({build.cpu_count} × {build.cpu.threads}) for "
-        f"{_plural(build.gpu_count, 'GPU')} = {num(threads)} threads/GPU "
-        f"(baseline {num(low)}–{num(high)})"
-    )
+    detail = _(
+        "%(threads)s threads (%(sockets)s × %(socket_threads)s) for %(gpus)s = "
+        "%(per_gpu)s threads/GPU (baseline %(low)s–%(high)s)",
+        threads=build.threads, sockets=build.cpu_count, socket_threads=build.cpu.threads,
+        gpus=_gpu_count(build.gpu_count), per_gpu=num(threads), low=num(low), high=num(high),
+    )  # fmt: skip
     sockets = max(build.cpu_count, 1)
     if threads < low:
-        per_socket = math.ceil(low * gpus / sockets)
-        return failed(
-            "cpu_threads",
-            detail,
-            f"a CPU with ≥ {per_socket} threads per socket ({num(low)} threads/GPU × "
-            f"{gpus} GPUs over {sockets} sockets), or fewer GPUs",
-            numbers,
-        )
+        fix = _(
+            "a CPU with ≥ %(per_socket)s threads per socket (%(low)s threads/GPU × "
+            "%(gpus)s GPUs over %(sockets)s sockets), or fewer GPUs",
+            per_socket=math.ceil(low * gpus / sockets), low=num(low), gpus=gpus, sockets=sockets,
+        )  # fmt: skip
+        return failed("cpu_threads", detail, fix, numbers)
     if cores_min > 0 and cores < cores_min:
         per_socket = math.ceil(cores_min * gpus / sockets)
-        return failed(
-            "cpu_threads",
-            f"{detail}; {num(cores)} cores/GPU, the profile needs ≥ {num(cores_min)}",
-            f"a CPU with ≥ {per_socket} cores per socket, or fewer GPUs",
-            numbers,
+        detail = _(
+            "%(detail)s; %(cores)s cores/GPU, the profile needs ≥ %(cores_min)s",
+            detail=detail, cores=num(cores), cores_min=num(cores_min),
+        )  # fmt: skip
+        fix = _(
+            "a CPU with ≥ %(per_socket)s cores per socket, or fewer GPUs", per_socket=per_socket
         )
+        return failed("cpu_threads", detail, fix, numbers)
     if threads > high:
-        detail += f"; over-provisioned: cost waste (above {num(high)})"
+        detail = _(
+            "%(detail)s; over-provisioned: cost waste (above %(high)s)",
+            detail=detail, high=num(high),
+        )  # fmt: skip
     return passed("cpu_threads", detail, numbers)
 
 
@@ -564,24 +692,29 @@ def cpu_threads_per_gpu(build: Build, workload: Workload | None, rules: RulePara
 
 def _capacity_fix(
     build: Build, workload: Workload, usable: float, numbers: dict, need: NicRequirement
-) -> str:
+) -> Message:
     """Propose the fewest GPUs that hold the workload; with a fabric when nodes must train."""
     fewest = gpus_needed(workload, usable, max_gpus=MAX_GPUS_SEARCHED)
     if fewest is None:
-        return f"use a GPU with more memory: it does not fit {MAX_GPUS_SEARCHED} × {build.gpu.name}"
+        return _(
+            "use a GPU with more memory: it does not fit %(most)s × %(gpu)s",
+            most=MAX_GPUS_SEARCHED, gpu=build.gpu.name,
+        )  # fmt: skip
     numbers["gpus_fitting"] = fewest
     per_node = max(build.gpu_count, 1)
     nodes = math.ceil(fewest / per_node)
-    fix = (
-        f"spread it over at least {fewest} × {build.gpu.name} "
-        f"({_plural(nodes, 'node')} of {per_node})"
-    )
+    spread = ngettext(
+        "spread it over at least %(fewest)s × %(gpu)s (%(n)s node of %(per_node)s)",
+        "spread it over at least %(fewest)s × %(gpu)s (%(n)s nodes of %(per_node)s)",
+        nodes, fewest=fewest, gpu=build.gpu.name, per_node=per_node,
+    )  # fmt: skip
     if nodes > 1 and workload.mode is not Mode.INFER:
-        fix += (
-            f" with {need.nics_for(per_node)} × ≥ {need.speed_gbps_min} Gb/s NICs per node "
-            "for the gradients"
-        )
-    return f"{fix}, or use a GPU with more memory"
+        return _(
+            "%(spread)s with %(nics)s × ≥ %(speed)s Gb/s NICs per node for the gradients, "
+            "or use a GPU with more memory",
+            spread=spread, nics=need.nics_for(per_node), speed=need.speed_gbps_min,
+        )  # fmt: skip
+    return _("%(spread)s, or use a GPU with more memory", spread=spread)
 
 
 def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -591,7 +724,7 @@ def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RulePara
     80 GiB, sizing counts GB of 10⁹ bytes (`sizing.usable_gb`).
     """
     if workload is None:
-        return not_applicable("capacity", "needs a workload to size")
+        return not_applicable("capacity", _("needs a workload to size"))
     total = max(build.gpu_count * build.nodes, 1)
     memory, fraction = build.gpu.memory_gb, rules.gpu_memory_usable_fraction
     usable = usable_gb(memory, fraction)
@@ -605,12 +738,17 @@ def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RulePara
         "gpu_memory_usable_fraction": fraction,
         "gpus": total,
     }
-    where = f"{total} GPUs" if build.nodes == 1 else f"{total} GPUs ({build.nodes} nodes)"
-    detail = (
-        f"{num(workload.model_params_b)}B {workload.mode} needs {num(sizing.total_gb)} GB of GPU "
-        f"memory, {num(per_gpu)} GB per GPU over {where}; each {build.gpu.name} may fill "
-        f"{num(usable)} GB ({fraction:.0%} of its {memory} GiB = {num(card_gb(memory))} GB)"
-    )
+    where = _("%(n)s GPUs", n=total)
+    if build.nodes > 1:
+        where = _("%(n)s GPUs (%(nodes)s nodes)", n=total, nodes=build.nodes)
+    detail = _(
+        "%(size)sB %(mode)s needs %(total)s GB of GPU memory, %(per_gpu)s GB per GPU over "
+        "%(where)s; each %(gpu)s may fill %(usable)s GB (%(fraction)s of its %(gib)s GiB = "
+        "%(card)s GB)",
+        size=num(workload.model_params_b), mode=MODE_WORDS[workload.mode],
+        total=num(sizing.total_gb), per_gpu=num(per_gpu), where=where, gpu=build.gpu.name,
+        usable=num(usable), fraction=f"{fraction:.0%}", gib=memory, card=num(card_gb(memory)),
+    )  # fmt: skip
     if per_gpu <= usable:
         return passed("capacity", detail, numbers)
     need = nic_requirement(build.gpu, rules)
@@ -624,20 +762,27 @@ def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RulePara
 def precision_supported(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """Precision: reject a number format the GPU's tensor cores do not run (FP8 before Ada)."""
     if workload is None:
-        return not_applicable("precision", "needs a workload's precision")
+        return not_applicable("precision", _("needs a workload's precision"))
     precision, gpu = str(workload.precision).lower(), build.gpu
     numbers = {"fp8": int(precision == "fp8")}
     arch = ARCHITECTURE_NAMES[gpu.architecture]
     if gpu.runs(precision):
-        return passed("precision", f"{precision} runs natively on the {gpu.name} ({arch})", numbers)
-    able = sorted(ARCHITECTURE_NAMES[a] for a in PRECISION_ARCHITECTURES[precision])
-    return failed(
-        "precision",
-        f"{precision} needs {' or '.join(able)} tensor cores; the {gpu.name} is {arch}",
-        f"run it in bf16 on the {gpu.name} (sized again: twice the memory of {precision} "
-        f"weights), or move {precision} to a GPU built on {' or '.join(able)}, e.g. H100 or L20",
-        numbers,
-    )
+        detail = _(
+            "%(precision)s runs natively on the %(gpu)s (%(arch)s)",
+            precision=precision, gpu=gpu.name, arch=arch,
+        )  # fmt: skip
+        return passed("precision", detail, numbers)
+    able = join(sorted(ARCHITECTURE_NAMES[a] for a in PRECISION_ARCHITECTURES[precision]), " or ")
+    detail = _(
+        "%(precision)s needs %(able)s tensor cores; the %(gpu)s is %(arch)s",
+        precision=precision, able=able, gpu=gpu.name, arch=arch,
+    )  # fmt: skip
+    fix = _(
+        "run it in bf16 on the %(gpu)s (sized again: twice the memory of %(precision)s "
+        "weights), or move %(precision)s to a GPU built on %(able)s, e.g. H100 or L20",
+        gpu=gpu.name, precision=precision, able=able,
+    )  # fmt: skip
+    return failed("precision", detail, fix, numbers)
 
 
 # Fabric ----------------------------------------------------------------------------------------
@@ -664,31 +809,44 @@ def _largest_fitting_node(build: Build, rules: RuleParams, nics_for: Callable[[i
     return 0
 
 
-def _fabric_fix(build: Build, need: NicRequirement, rules: RuleParams) -> str:
+def _nic_share(need: NicRequirement) -> Message:
+    if need.gpus_per_nic == 1:
+        return _("one per GPU")
+    return _("one per %(gpus)s GPUs", gpus=need.gpus_per_nic)
+
+
+def _fabric_fix(build: Build, need: NicRequirement, rules: RuleParams) -> Message:
     nics = need.nics_for(build.gpu_count)
-    share = "one per GPU" if need.gpus_per_nic == 1 else f"one per {need.gpus_per_nic} GPUs"
-    fix = f"fit {nics} × ≥ {need.speed_gbps_min} Gb/s NICs per node ({share}), rail-optimised"
+    fix = _(
+        "fit %(nics)s × ≥ %(speed)s Gb/s NICs per node (%(share)s), rail-optimised",
+        nics=nics, speed=need.speed_gbps_min, share=_nic_share(need),
+    )  # fmt: skip
     if _nic_lanes_fit(build, nics, rules):
         return fix
     lanes = lane_budget(replace(build, nics=nics), rules)
-    fix += (
-        f", on a PCIe-switch board that puts each NIC beside its GPUs: direct to the CPUs they "
-        f"need {lanes.needed} lanes, the CPUs give {lanes.available}"
-    )
+    fix = _(
+        "%(fix)s, on a PCIe-switch board that puts each NIC beside its GPUs: direct to the "
+        "CPUs they need %(needed)s lanes, the CPUs give %(available)s",
+        fix=fix, needed=lanes.needed, available=lanes.available,
+    )  # fmt: skip
     fewer = _largest_fitting_node(build, rules, need.nics_for)
     if fewer:
-        fix += f"; or {fewer} GPUs per node with {need.nics_for(fewer)} NICs"
+        fix = _(
+            "%(fix)s; or %(gpus)s GPUs per node with %(nics)s NICs",
+            fix=fix, gpus=fewer, nics=need.nics_for(fewer),
+        )  # fmt: skip
     return fix
 
 
 def multi_node_fabric(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """Fabric: reject multi-node training without enough NICs of the speed its GPUs need."""
     if workload is None:
-        return not_applicable("fabric", "applies to multi-node training; no workload given")
+        return not_applicable("fabric", _("applies to multi-node training; no workload given"))
     if workload.mode is Mode.INFER:
-        return not_applicable("fabric", "inference scales by whole replicas: no gradient traffic")
+        detail = _("inference scales by whole replicas: no gradient traffic")
+        return not_applicable("fabric", detail)
     if build.nodes <= 1:
-        return not_applicable("fabric", "one node: GPUs exchange gradients inside it")
+        return not_applicable("fabric", _("one node: GPUs exchange gradients inside it"))
     need = nic_requirement(build.gpu, rules)
     nics_needed = need.nics_for(build.gpu_count)
     speed = build.nic_speed_gbps
@@ -699,26 +857,40 @@ def multi_node_fabric(build: Build, workload: Workload | None, rules: RuleParams
         "nic_speed_gbps": speed,
         "nic_speed_gbps_min": need.speed_gbps_min,
     }
-    share = "one per GPU" if need.gpus_per_nic == 1 else f"one per {need.gpus_per_nic} GPUs"
-    wanted = f"{nics_needed} × ≥ {need.speed_gbps_min} Gb/s ({share})"
-    where = f"{workload.mode} over {build.nodes} nodes of {_gpus(build)}"
-    problems = []
+    share = _nic_share(need)
+    wanted = _(
+        "%(nics)s × ≥ %(speed)s Gb/s (%(share)s)",
+        nics=nics_needed, speed=need.speed_gbps_min, share=share,
+    )  # fmt: skip
+    where = _(
+        "%(mode)s over %(nodes)s nodes of %(gpus)s",
+        mode=MODE_WORDS[workload.mode], nodes=build.nodes, gpus=_gpus(build),
+    )  # fmt: skip
+    problem = None
     if build.nics < nics_needed:
-        has = "no high-speed NICs" if build.nics == 0 else _plural(build.nics, "NIC")
-        problems.append(f"{has} per node; it needs {wanted}")
+        has = _("no high-speed NICs")
+        if build.nics:
+            has = ngettext("%(n)s NIC", "%(n)s NICs", build.nics)
+        problem = _("%(has)s per node; it needs %(wanted)s", has=has, wanted=wanted)
     elif speed <= 0:
-        problems.append(
-            f"{_plural(build.nics, 'NIC')} per node of unstated speed; it needs {wanted}"
-        )
+        problem = ngettext(
+            "%(n)s NIC per node of unstated speed; it needs %(wanted)s",
+            "%(n)s NICs per node of unstated speed; it needs %(wanted)s",
+            build.nics, wanted=wanted,
+        )  # fmt: skip
     elif speed < need.speed_gbps_min:
-        problems.append(f"{build.nics} × {speed} Gb/s NICs per node; it needs {wanted}")
-    if problems:
-        return failed(
-            "fabric", f"{where}: {'; '.join(problems)}", _fabric_fix(build, need, rules), numbers
-        )
-    return passed(
-        "fabric", f"{where}: {build.nics} × {speed} Gb/s NICs per node ({share} needed)", numbers
-    )
+        problem = _(
+            "%(nics)s × %(speed)s Gb/s NICs per node; it needs %(wanted)s",
+            nics=build.nics, speed=speed, wanted=wanted,
+        )  # fmt: skip
+    if problem:
+        detail = _("%(where)s: %(problem)s", where=where, problem=problem)
+        return failed("fabric", detail, _fabric_fix(build, need, rules), numbers)
+    detail = _(
+        "%(where)s: %(nics)s × %(speed)s Gb/s NICs per node (%(share)s needed)",
+        where=where, nics=build.nics, speed=speed, share=share,
+    )  # fmt: skip
+    return passed("fabric", detail, numbers)
 
 
 # The registry: display order, catalogue entry, and whether the CPU side alone decides. ------

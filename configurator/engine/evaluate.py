@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -50,12 +51,16 @@ class Evaluation:
         """Return the checks that warn: reported, but they do not reject the build."""
         return tuple(finding for finding in self.checks if finding.warned)
 
-    def as_dict(self) -> dict[str, object]:
-        """Return api.md's evaluate response, less the `ruleset` the caller adds."""
+    def as_dict(self, translate: Callable[[str], str] = str) -> dict[str, object]:
+        """Return api.md's evaluate response, less the `ruleset` the caller adds.
+
+        `translate` renders each finding's detail and fix (`engine.messages`); English when
+        not given.
+        """
         return {
             "verdict": str(self.verdict),
-            "pitfalls": [f.as_pitfall_dict() for f in self.failures if f.is_pitfall],
-            "checks": [finding.as_dict() for finding in self.checks],
+            "pitfalls": [f.as_pitfall_dict(translate) for f in self.failures if f.is_pitfall],
+            "checks": [finding.as_dict(translate) for finding in self.checks],
             "balance": self.balance.as_dict(),
         }
 

@@ -7,9 +7,11 @@ Status `warn` is reported with its detail and fix but never rejects a build on i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from configurator.engine.messages import Message
 from configurator.engine.registry import REGISTRY, CheckKind
 
 
@@ -45,27 +47,32 @@ class Finding:
     def is_pitfall(self) -> bool:
         return REGISTRY.get(self.code).kind is CheckKind.PITFALL
 
-    def as_dict(self) -> dict[str, object]:
-        """Return the API's shape of a check."""
-        return {
+    def as_dict(self, translate: Callable[[str], str] = str) -> dict[str, object]:
+        """Return the API's shape of a check, its texts rendered by `translate` (English)."""
+        shape: dict[str, object] = {
             "code": self.code,
             "status": str(self.status),
             "title": self.title,
             "title_zh": self.title_zh,
-            "detail": self.detail,
+            "detail": translate(self.detail),
             "impact": self.impact,
-            "fix": self.fix,
+            "fix": translate(self.fix),
             "numbers": dict(self.numbers),
         }
+        for key, text in (("detail", self.detail), ("fix", self.fix)):
+            # A text not yet written as a message is its own id, with no parameters.
+            message = text.as_dict() if isinstance(text, Message) else None
+            shape[f"{key}_message"] = message or {"message_id": text, "params": {}}
+        return shape
 
-    def as_pitfall_dict(self) -> dict[str, str]:
+    def as_pitfall_dict(self, translate: Callable[[str], str] = str) -> dict[str, str]:
         """Return the API's shape of a triggered pitfall."""
         return {
             "code": self.code,
             "title": self.title,
-            "detail": self.detail,
+            "detail": translate(self.detail),
             "impact": self.impact,
-            "fix": self.fix,
+            "fix": translate(self.fix),
         }
 
 

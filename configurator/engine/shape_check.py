@@ -10,6 +10,7 @@ from __future__ import annotations
 from configurator.engine import catalogue
 from configurator.engine.build import Build, FormFactor, Workload
 from configurator.engine.findings import Finding, not_applicable, num, passed, warned
+from configurator.engine.messages import Message, _, ngettext
 from configurator.engine.registry import REGISTRY, CheckKind
 from configurator.engine.rules import RuleParams
 from configurator.engine.shapes import (
@@ -27,38 +28,54 @@ from configurator.engine.shapes import (
 from configurator.engine.sizing import usable_gb
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+def _replicas(count: int) -> Message:
+    return ngettext("%(n)s replica", "%(n)s replicas", count)
+
+
+def _gpus(count: int) -> Message:
+    return ngettext("%(n)s GPU", "%(n)s GPUs", count)
+
+
+def _sequences(count: int) -> Message:
+    return ngettext("%(n)s sequence", "%(n)s sequences", count)
 
 
 def _listed(sizes: tuple[int, ...]) -> str:
     words = [str(size) for size in sizes]
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+    if len(words) == 1:
+        return words[0]
+    return _("%(first)s or %(last)s", first=", ".join(words[:-1]), last=words[-1])
 
 
-def _deployment_text(plan: Deployment, gpu_name: str) -> str:
-    where = f"{plan.nodes} nodes × {plan.per_node}" if plan.nodes > 1 else f"{plan.per_node}"
-    text = f"{where} × {gpu_name}"
+def _deployment_text(plan: Deployment, gpu_name: str) -> Message:
+    where = str(plan.per_node)
+    if plan.nodes > 1:
+        where = _("%(nodes)s nodes × %(per_node)s", nodes=plan.nodes, per_node=plan.per_node)
+    text = _("%(where)s × %(gpu)s", where=where, gpu=gpu_name)
     if plan.replicas is not None:
         replicas = plan.replicas
-        text += (
-            f" as {_plural(replicas.count, 'replica')} of {_plural(replicas.size, 'GPU')}, "
-            f"{_plural(replicas.batch, 'sequence')} each"
-        )
+        text = _(
+            "%(text)s as %(replicas)s of %(gpus)s, %(sequences)s each",
+            text=text, replicas=_replicas(replicas.count), gpus=_gpus(replicas.size),
+            sequences=_sequences(replicas.batch),
+        )  # fmt: skip
     return text
 
 
 def _inference_fix(
     build: Build, workload: Workload, sizes: tuple[int, ...], usable: float, rules: RuleParams
-) -> str:
+) -> Message:
     """Propose the fewest GPUs in a deployable shape that serve the workload, or say none do."""
     reach = tuple(size for size in sizes if size <= max(build.gpu_count, max(sizes)))
     plan = inference_deployment(
         workload, reach, usable, max(build.nodes, rules.recommend_max_nodes)
     )
     if plan is None:
-        return f"use a GPU with more memory: no deployable shape of {build.gpu.name} serves it"
-    return f"serve it with {_deployment_text(plan, build.gpu.name)}"
+        return _(
+            "use a GPU with more memory: no deployable shape of %(gpu)s serves it",
+            gpu=build.gpu.name,
+        )
+    return _("serve it with %(deployment)s", deployment=_deployment_text(plan, build.gpu.name))
 
 
 def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -69,65 +86,89 @@ def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams)
     sizes = node_sizes(build.gpu, pcie_switch=switch)
     numbers: dict[str, float | int] = {"gpus_per_node": per_node, "nodes": nodes}
     if per_node < 1:
-        return not_applicable("shape", "no GPUs in the node", numbers)
+        return not_applicable("shape", _("no GPUs in the node"), numbers)
     gpus = f"{per_node} × {build.gpu.name}"
     if build.gpu.form_factor is FormFactor.SXM and per_node not in HGX_BOARD_SIZES:
         board = min((size for size in HGX_BOARD_SIZES if size >= per_node), default=8)
-        return warned(
-            "shape",
-            f"{gpus} SXM modules in a node; an HGX board holds {_listed(HGX_BOARD_SIZES)}",
-            f"fill a whole board: {board} GPUs per node",
-            numbers,
-        )
+        detail = _(
+            "%(gpus)s SXM modules in a node; an HGX board holds %(sizes)s",
+            gpus=gpus, sizes=_listed(HGX_BOARD_SIZES),
+        )  # fmt: skip
+        fix = _("fill a whole board: %(board)s GPUs per node", board=board)
+        return warned("shape", detail, fix, numbers)
     if per_node not in sizes:
-        where = "on a PCIe-switch board" if switch else "(10 only on a PCIe-switch board)"
-        detail = f"{per_node} GPUs per node; a node carries {_listed(sizes)} GPUs {where}"
+        if switch:
+            detail = _(
+                "%(per_node)s GPUs per node; a node carries %(sizes)s GPUs on a PCIe-switch board",
+                per_node=per_node, sizes=_listed(sizes),
+            )  # fmt: skip
+        else:
+            detail = _(
+                "%(per_node)s GPUs per node; a node carries %(sizes)s GPUs "
+                "(10 only on a PCIe-switch board)",
+                per_node=per_node, sizes=_listed(sizes),
+            )  # fmt: skip
         if workload is not None and not data_parallel(workload):
             usable = usable_gb(build.gpu.memory_gb, rules.gpu_memory_usable_fraction)
             fix = _inference_fix(build, workload, sizes, usable, rules)
         else:
             lower = max(size for size in sizes if size < per_node)
             upper = [size for size in sizes if size > per_node]
-            fix = f"{upper[0]} or {lower} GPUs per node" if upper else f"{lower} GPUs per node"
+            fix = _("%(lower)s GPUs per node", lower=lower)
+            if upper:
+                fix = _("%(upper)s or %(lower)s GPUs per node", upper=upper[0], lower=lower)
         return warned("shape", detail, fix, numbers)
     if workload is None:
-        return passed("shape", f"{gpus} per node: a deployed node size", numbers)
+        return passed("shape", _("%(gpus)s per node: a deployed node size", gpus=gpus), numbers)
     if data_parallel(workload):
-        return passed(
-            "shape",
-            f"{gpus} per node, sharded data parallel over {_plural(total, 'GPU')}: "
+        detail = _(
+            "%(gpus)s per node, sharded data parallel over %(total)s: "
             "no tensor-parallel group to split",
-            numbers,
-        )
+            gpus=gpus, total=_gpus(total),
+        )  # fmt: skip
+        return passed("shape", detail, numbers)
     usable = usable_gb(build.gpu.memory_gb, rules.gpu_memory_usable_fraction)
     plan = inference_replicas(workload, total, per_node, usable)
     heads = known_heads(workload)
     if plan is not None:
         per_gpu = replica_gb(workload, plan.size, plan.batch, usable)
         numbers.update(replica_gpus=plan.size, replicas=plan.count, per_gpu_gb=round(per_gpu, 2))
-        detail = (
-            f"{_plural(plan.count, 'replica')} of {_plural(plan.size, 'GPU')} (tensor parallel), "
-            f"{_plural(plan.batch, 'sequence')} each: {num(per_gpu)} GB per GPU of "
-            f"{num(usable)} GB usable"
-        )
+        detail = _(
+            "%(replicas)s of %(gpus)s (tensor parallel), %(sequences)s each: "
+            "%(per_gpu)s GB per GPU of %(usable)s GB usable",
+            replicas=_replicas(plan.count), gpus=_gpus(plan.size),
+            sequences=_sequences(plan.batch), per_gpu=num(per_gpu), usable=num(usable),
+        )  # fmt: skip
         if plan.nodes_per_replica > 1:
-            detail += (
-                f"; each replica spans {plan.nodes_per_replica} nodes (the weights exceed one)"
-            )
+            detail = _(
+                "%(detail)s; each replica spans %(nodes)s nodes (the weights exceed one)",
+                detail=detail, nodes=plan.nodes_per_replica,
+            )  # fmt: skip
         if heads:
-            detail += f"; {heads[0]} attention heads, {heads[1]} KV heads split evenly"
+            detail = _(
+                "%(detail)s; %(heads)s attention heads, %(kv)s KV heads split evenly",
+                detail=detail, heads=heads[0], kv=heads[1],
+            )  # fmt: skip
         return passed("shape", detail, numbers)
     groups = _listed(tensor_parallel_sizes(workload))
-    split = f" that splits the {heads[0]} attention heads ({heads[1]} KV heads)" if heads else ""
-    detail = (
-        f"no replica of {groups} GPUs{split} fits {gpus} per node within "
-        f"{num(usable)} GB usable per GPU"
-    )
+    if heads:
+        detail = _(
+            "no replica of %(groups)s GPUs that splits the %(heads)s attention heads "
+            "(%(kv)s KV heads) fits %(gpus)s per node within %(usable)s GB usable per GPU",
+            groups=groups, heads=heads[0], kv=heads[1], gpus=gpus, usable=num(usable),
+        )  # fmt: skip
+    else:
+        detail = _(
+            "no replica of %(groups)s GPUs fits %(gpus)s per node within %(usable)s GB usable "
+            "per GPU",
+            groups=groups, gpus=gpus, usable=num(usable),
+        )  # fmt: skip
     if nodes > 1 and weights_gb(workload) <= per_node * usable:
-        detail += (
-            f"; one model split over {nodes} nodes although its weights "
-            f"({num(weights_gb(workload))} GB) fit one node"
-        )
+        detail = _(
+            "%(detail)s; one model split over %(nodes)s nodes although its weights "
+            "(%(weights)s GB) fit one node",
+            detail=detail, nodes=nodes, weights=num(weights_gb(workload)),
+        )  # fmt: skip
     return warned("shape", detail, _inference_fix(build, workload, sizes, usable, rules), numbers)
 
 

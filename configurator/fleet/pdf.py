@@ -1,15 +1,15 @@
 """Bilingual PDFs of the fleet pages: a probed node's balance report, the monthly report.
 
-reportlab's platypus lays them out in the quote PDF's TrueType CJK font (WenQuanYi Micro Hei,
-embedded as a subset, so a reader without Chinese fonts sees every glyph), and every label is
-written in English and Chinese.
+reportlab's platypus lays them out, with the quotes' CJK TrueType font (WenQuanYi Micro Hei,
+embedded as a subset, `configurator.quotes.pdf.font`), so every reader sees the Chinese; every
+label is written in English and Chinese.
 """
 
 from __future__ import annotations
 
 import io
 
-from django.utils import timezone, translation
+from django.utils import translation
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
@@ -24,7 +24,7 @@ from configurator.quotes.pdf import font
 FONT = font()
 TITLE = ParagraphStyle("title", fontName=FONT, fontSize=16, leading=22, spaceAfter=6)
 HEADING = ParagraphStyle("heading", fontName=FONT, fontSize=12, leading=17, spaceBefore=8)
-BODY = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=13)
+BODY = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=13, wordWrap="CJK")
 BAD = ParagraphStyle("bad", parent=BODY, textColor=colors.HexColor("#b3261e"))
 
 
@@ -68,8 +68,8 @@ def probe_pdf(probe: NodeProbe) -> bytes:
     story = [
         Paragraph(f"Hardware balance report · 硬件均衡报告 — {probe}", TITLE),
         Paragraph(
-            f"Probed · 探测时间 {timezone.localtime(probe.created_at):%Y-%m-%d %H:%M}; "
-            f"rules · 规则 {probe.profile} v{probe.rule_version}",
+            f"Probed · 探测时间 {probe.created_at:%Y-%m-%d %H:%M}; rules · 规则 "
+            f"{probe.profile} v{probe.rule_version}",
             BODY,
         ),
         HRFlowable(width="100%", color=colors.HexColor("#dde2ea")),
@@ -134,8 +134,6 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
                     "unbalanced · 不均衡",
                     "average balance · 平均均衡",
                     "probes · 探测",
-                    "quotes created / issued / accepted · 报价单 新建/签发/接受",
-                    "issued, CNY per month · 签发月租（元）",
                 ]
             ]
             + [
@@ -147,8 +145,6 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
                     f"{m['share_unbalanced']:.1%}",
                     m["average_balance"] or "—",
                     m["probes"],
-                    f"{m['quotes']} / {m['quotes_issued']} / {m['quotes_accepted']}",
-                    f"{m['issued_monthly_cny']:,.2f}",
                 ]
                 for m in months
             ]

@@ -17,7 +17,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -96,9 +96,12 @@ def quote_content(
     Raises InputErrors naming every bad field.
     """
     bom, explicit = quote_bom(build=build)
-    evaluation = configurator_services.build_evaluate(
-        EvaluateIn(build=explicit, workload=workload, profile=None)
-    )
+    # Frozen in English with each text's message id (detail_message, fix_message), whatever
+    # language the author works in: a quote reads the same to everyone who opens it.
+    with translation.override("en"):
+        evaluation = configurator_services.build_evaluate(
+            EvaluateIn(build=explicit, workload=workload, profile=None)
+        )
     ruleset = evaluation["ruleset"]
     params = configurator_selectors.snapshots()[1].current[ruleset["profile"]].params
     evaluation["ruleset"] = {**ruleset, "parameters": params.as_dict()}

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "configurator",
     "configurator.fleet",
     "configurator.quotes",
+    "configurator.web",
 ]
 
 MIDDLEWARE = [

@@ -1,5 +1,7 @@
 """The home page lists the catalog by kind; htmx swaps only the table."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -72,3 +74,11 @@ def test_language_switch_sets_chinese(client):
     response = client.post("/i18n/setlang/", {"language": "zh-hans", "next": "/"})
     assert response.status_code == 302
     assert "均衡 GPU 服务器配置器" in client.get("/").content.decode()
+
+
+def test_htmx_swap_carries_the_tabs_so_the_active_tab_follows(client):
+    html = client.get(reverse("catalog:home"), {"kind": "cpus"}, HTTP_HX_REQUEST="true").content
+    tabs = re.findall(r"<a [^>]*>", html.decode())
+    active = [tab for tab in tabs if "tab active" in tab]
+    assert len(active) == 1 and 'href="?kind=cpus"' in active[0]
+    assert 'aria-current="page"' in active[0]

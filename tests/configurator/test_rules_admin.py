@@ -37,6 +37,16 @@ def change_url(profile: RuleProfile) -> str:
     return reverse("admin:configurator_ruleprofile_change", args=[profile.pk])
 
 
+def publish(client, profile: RuleProfile, **changes):
+    """Save the form, see the diff, confirm it: the architect's two steps."""
+    data = profile_form(profile, **changes)
+    first = client.post(change_url(profile), data)
+    if first.status_code != 200 or "confirm_changes" not in first.context["adminform"].form.data:
+        return first
+    data["confirm_changes"] = first.context["adminform"].form.data["confirm_changes"]
+    return client.post(change_url(profile), data)
+
+
 def test_admin_edit_publishes_a_version_that_the_next_evaluation_uses(architect_client, client):
     profile = RuleProfile.objects.get(is_default=True)
     body = json.dumps({"build": EXAMPLE["build"]})
@@ -45,9 +55,7 @@ def test_admin_edit_publishes_a_version_that_the_next_evaluation_uses(architect_
         == "accept"
     )
 
-    response = architect_client.post(
-        change_url(profile), profile_form(profile, memory_vram_ratio_min=2.0, note="stricter")
-    )
+    response = publish(architect_client, profile, memory_vram_ratio_min=2.0, note="stricter")
     assert response.status_code == 302, response.content.decode()[:2000]
 
     latest = profile.versions.first()
@@ -61,7 +69,7 @@ def test_admin_edit_publishes_a_version_that_the_next_evaluation_uses(architect_
 
 def test_admin_shows_who_changed_what(architect_client):
     profile = RuleProfile.objects.get(is_default=True)
-    architect_client.post(change_url(profile), profile_form(profile, small_batch_max=8))
+    publish(architect_client, profile, small_batch_max=8)
     html = architect_client.get(change_url(profile)).content.decode()
     assert "small_batch_max" in html and "architect" in html
 
@@ -80,6 +88,51 @@ def test_inconsistent_values_are_shown_on_the_form_and_nothing_is_published(arch
     assert response.status_code == 200
     assert "Cannot exceed threads_per_gpu_max" in response.content.decode()
     assert profile.versions.count() == 1
+
+
+def test_the_diff_is_shown_before_anything_is_published(architect_client):
+    profile = RuleProfile.objects.get(is_default=True)
+    response = architect_client.post(
+        change_url(profile), profile_form(profile, memory_vram_ratio_min=1.5)
+    )
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'id="rules-diff"' in html and "System memory per GB of GPU memory" in html
+    assert "1.2" in html and "1.5" in html
+    assert profile.versions.count() == 1
+
+
+def test_a_value_changed_after_the_diff_is_shown_again(architect_client):
+    profile = RuleProfile.objects.get(is_default=True)
+    data = profile_form(profile, memory_vram_ratio_min=1.5)
+    first = architect_client.post(change_url(profile), data)
+    data["confirm_changes"] = first.context["adminform"].form.data["confirm_changes"]
+    data["memory_vram_ratio_min"] = 1.8
+    second = architect_client.post(change_url(profile), data)
+    assert second.status_code == 200 and 'id="rules-diff"' in second.content.decode()
+    assert profile.versions.count() == 1
+
+
+def test_parameters_are_grouped_by_dimension_with_unit_default_and_source(architect_client):
+    html = architect_client.get(change_url(RuleProfile.objects.get(is_default=True))).content
+    html = html.decode()
+    for heading in ("CPU and NUMA", "PCIe", "Memory", "Power", "Fabric", "Recommender"):
+        assert "<h2" in html and heading in html
+    assert "Fewest CPU threads per GPU" in html
+    assert "threads_per_gpu_min · unit: threads · default: 6 · source:" in html
+
+
+def test_every_rule_parameter_is_described():
+    from configurator.rule_parameters import DIMENSIONS, PARAMETERS
+
+    assert set(PARAMETERS) == set(RuleParams.names())
+    assert {info.dimension for info in PARAMETERS.values()} <= set(DIMENSIONS)
+
+
+def test_rules_form_speaks_chinese(architect_client):
+    architect_client.cookies["django_language"] = "zh-hans"
+    html = architect_client.get(change_url(RuleProfile.objects.get(is_default=True))).content
+    assert "每个 GPU 最少的 CPU 线程数" in html.decode()
 
 
 def test_presales_cannot_edit_rules_in_the_admin(presales_client):
@@ -129,7 +182,7 @@ def test_the_form_carries_the_version_it_was_opened_on(architect_client):
 def test_a_stale_save_is_refused_and_shows_what_changed_meanwhile(architect_client):
     profile = RuleProfile.objects.get(is_default=True)
     opened_on_v1 = profile_form(profile, small_batch_max=32)
-    architect_client.post(change_url(profile), profile_form(profile, memory_vram_ratio_min=2.0))
+    publish(architect_client, profile, memory_vram_ratio_min=2.0)
 
     response = architect_client.post(change_url(profile), opened_on_v1)
 

@@ -1,0 +1,101 @@
+"""Texts the engine reports, as message ids with parameters: translatable where they are shown.
+
+A check's detail and fix are `Message`s: the English text is the message id, written with
+named `%(…)s` placeholders, and the numbers are its parameters. A `Message` is a `str` — its
+value is the English rendering — so everything that reads a finding as text keeps working and
+the API's English answers stay as they were; the page and the API render it again in the
+request's language (`configurator.translation.localize`) from a translation catalogue, so a
+third language is a catalogue file, not a code change. No Django here: `_` and `ngettext` below
+only build messages (xgettext knows both names, so `makemessages` collects the ids).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+Gettext = Callable[[str], str]
+Ngettext = Callable[[str, str, int], str]
+
+
+class Message(str):
+    """A text with its message id and parameters; its `str` value is the English rendering."""
+
+    def __new__(
+        cls,
+        msgid: str,
+        params: Mapping[str, object] | None = None,
+        plural: str | None = None,
+        count: int | None = None,
+    ) -> Message:
+        params = params if params is not None else {}
+        # English needs no lookup: nested messages already are their English text. The
+        # engine builds many messages per evaluation, so this stays one format and one tuple.
+        template = msgid if plural is None or count == 1 else plural
+        self = super().__new__(cls, template % params if params or "%%" in template else template)
+        self._parts = (msgid, params, plural, count)
+        return self
+
+    @property
+    def msgid(self) -> str:
+        return self._parts[0]
+
+    @property
+    def params(self) -> Mapping[str, object]:
+        return self._parts[1]
+
+    @property
+    def plural(self) -> str | None:
+        return self._parts[2]
+
+    @property
+    def count(self) -> int | None:
+        return self._parts[3]
+
+    def render(self, gettext: Gettext, ngettext: Ngettext) -> str:
+        """Return the text in the language `gettext` and `ngettext` translate into."""
+        msgid, params, plural, count = self._parts
+        return _render(msgid, plural, count, params, gettext, ngettext)
+
+    def as_dict(self) -> dict[str, object]:
+        """Return the message id and its parameters as JSON-ready data."""
+        return {
+            "message_id": self.msgid,
+            "params": {
+                key: value.as_dict() if isinstance(value, Message) else value
+                for key, value in self.params.items()
+            },
+        }
+
+
+def _render(
+    msgid: str,
+    plural: str | None,
+    count: int | None,
+    params: Mapping[str, object],
+    gettext: Gettext,
+    ngettext: Ngettext,
+) -> str:
+    values = {
+        key: value.render(gettext, ngettext) if isinstance(value, Message) else value
+        for key, value in params.items()
+    }
+    template = gettext(msgid) if plural is None else ngettext(msgid, plural, count or 0)
+    return template % values if values or "%%" in template else template
+
+
+def _(msgid: str, **params: object) -> Message:
+    """Build a message; its id is the English text with `%(name)s` placeholders."""
+    return Message(msgid, params)  # `params` is this call's own dict: no copy needed
+
+
+def ngettext(singular: str, plural: str, count: int, **params: object) -> Message:
+    """Build a message whose wording follows `count` (1 GPU, 2 GPUs)."""
+    params["n"] = count
+    return Message(singular, params, plural, count)
+
+
+def join(parts: Iterable[str], separator: str = "; ") -> Message:
+    """Join messages into one (the separator is the same in every language we speak)."""
+    parts = list(parts)
+    template = separator.join(f"%(part{index})s" for index in range(len(parts)))
+    return Message(template, {f"part{index}": part for index, part in enumerate(parts)})

@@ -1,0 +1,151 @@
+"""The configurator's forms: a permalink's query string in, plain data out; a quote request."""
+
+from __future__ import annotations
+
+import re
+
+from django import forms
+from django.core.validators import RegexValidator
+from django.utils.translation import gettext_lazy as _
+
+from configurator.schemas import MAX_GPUS_PER_NODE, MAX_NODES
+from configurator.web.configuration import Configuration, WorkloadChoice
+from configurator.web.models import Lead
+
+BOOLEAN_CHOICES = [("true", _("yes")), ("false", _("no"))]
+MODE_CHOICES = [("train", _("training")), ("finetune", _("fine-tuning")), ("infer", _("inference"))]
+PRECISION_CHOICES = [(p, p) for p in ("bf16", "fp16", "fp8", "fp32", "int8", "int4")]  # api.md
+# The API's defaults for the optional build fields (api.md "Evaluate a build").
+API_DEFAULTS = {"platform": "", "nodes": 1, "nics": 0, "nic": "", "numa_binding": True}
+SPLIT = re.compile(r"^\d{1,2}(\+\d{1,2})?$")
+
+
+def _boolean(value: str) -> bool:
+    return value == "true"
+
+
+class BooleanChoiceField(forms.TypedChoiceField):
+    """`true`/`false` in the query string, as the permalink writes them."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(choices=BOOLEAN_CHOICES, coerce=_boolean, empty_value=None, **kwargs)
+
+
+class ConfigurationForm(forms.Form):
+    """Read a build from the query string; a field left out takes the starting build's value."""
+
+    platform = forms.CharField(label=_("Platform"), max_length=120, required=False)
+    cpu = forms.CharField(label=_("CPU"), max_length=120, required=False)
+    cpu_count = forms.IntegerField(label=_("CPU sockets"), min_value=1, max_value=2, required=False)
+    gpu = forms.CharField(label=_("GPU"), max_length=120, required=False)
+    gpu_count = forms.IntegerField(
+        label=_("GPUs per node"), min_value=1, max_value=MAX_GPUS_PER_NODE, required=False
+    )
+    gpus_per_socket = forms.CharField(
+        label=_("GPUs per socket"),
+        max_length=5,
+        required=False,
+        validators=[RegexValidator(SPLIT, _("Write the GPUs of each socket as 4+4."))],
+    )
+    memory_gb = forms.IntegerField(
+        label=_("System memory (GB)"), min_value=1, max_value=65536, required=False
+    )
+    memory_ecc = BooleanChoiceField(label=_("ECC memory"), required=False)
+    psu_watts = forms.IntegerField(
+        label=_("Usable PSU output (W)"), min_value=1, max_value=100000, required=False
+    )
+    nvlink = BooleanChoiceField(label=_("NVLink"), required=False)
+    numa_binding = BooleanChoiceField(label=_("NUMA binding"), required=False)
+    nodes = forms.IntegerField(label=_("Nodes"), min_value=1, max_value=MAX_NODES, required=False)
+    nics = forms.IntegerField(label=_("Network cards"), min_value=0, max_value=16, required=False)
+    nic = forms.CharField(label=_("Network card model"), max_length=120, required=False)
+
+    def has_build(self) -> bool:
+        """Return whether the query names any build field at all."""
+        return any(self.data.get(name) not in (None, "") for name in self.fields)
+
+    def configuration(self, start: Configuration, *, gpu_has_nvlink) -> Configuration:
+        """Return the build: the fields given, the starting build's values for the rest.
+
+        `gpu_has_nvlink(slug)` answers the API's default for a missing `nvlink`.
+        """
+        data = self.cleaned_data
+        values = {name: getattr(start, name) for name in Configuration.field_names()}
+        if self.has_build():
+            # A permalink is the whole build: what it leaves out takes the API's default.
+            values.update(API_DEFAULTS)
+        for name in self.fields:
+            if name not in self.errors and data.get(name) not in (None, ""):
+                values[name] = data[name]
+        if isinstance(values["gpus_per_socket"], str):
+            values["gpus_per_socket"] = tuple(int(n) for n in values["gpus_per_socket"].split("+"))
+        elif "gpus_per_socket" not in self.data and self.has_build():
+            values["gpus_per_socket"] = ()  # not given: split evenly, as the API does
+        if data.get("nvlink") is None and self.has_build():
+            values["nvlink"] = gpu_has_nvlink(values["gpu"])
+        return Configuration(**values)
+
+
+class WorkloadForm(forms.Form):
+    """The customer's workload: optional as a whole, complete when given."""
+
+    model_params_b = forms.FloatField(
+        label=_("Model size (billion parameters)"), min_value=0.1, max_value=20000, required=False
+    )
+    mode = forms.ChoiceField(label=_("Mode"), choices=MODE_CHOICES, required=False)
+    batch_size = forms.IntegerField(
+        label=_("Batch size"), min_value=1, max_value=65536, required=False
+    )
+    precision = forms.ChoiceField(label=_("Precision"), choices=PRECISION_CHOICES, required=False)
+    context_length = forms.IntegerField(
+        label=_("Context length (tokens)"), min_value=1, max_value=4_194_304, required=False
+    )
+    prefer_gpu = forms.CharField(label=_("Preferred GPU"), max_length=120, required=False)
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        size, mode = cleaned.get("model_params_b"), cleaned.get("mode")
+        if (size is None) != (not mode) and "model_params_b" not in self.errors:
+            missing = "mode" if size is not None else "model_params_b"
+            self.add_error(missing, _("Give both the model size and the mode, or neither."))
+        return cleaned
+
+    def workload(self) -> WorkloadChoice | None:
+        data = self.cleaned_data
+        if not data.get("model_params_b") or not data.get("mode"):
+            return None
+        return WorkloadChoice(
+            model_params_b=data["model_params_b"],
+            mode=data["mode"],
+            batch_size=data.get("batch_size") or 1,
+            precision=data.get("precision") or "bf16",
+            context_length=data.get("context_length") or 2048,
+        )
+
+
+PHONE = RegexValidator(
+    r"^\+?[0-9][0-9 ()\-]{5,22}[0-9]$",
+    _("Enter a phone number of digits, spaces, dashes or brackets, e.g. +86 10 1234 5678."),
+)
+
+
+class LeadForm(forms.ModelForm):
+    """A customer's quote request; the build and workload come from the page."""
+
+    phone = forms.CharField(label=_("Phone"), max_length=30, validators=[PHONE])
+    build = forms.CharField(widget=forms.HiddenInput, max_length=2000)
+
+    class Meta:
+        model = Lead
+        fields = ["name", "company", "email", "phone"]
+
+
+class LeadBuildForm(forms.Form):
+    """Save the build on screen to a lead, with a note."""
+
+    build = forms.CharField(widget=forms.HiddenInput, max_length=2000)
+    note = forms.CharField(label=_("Note"), max_length=1000, required=False, widget=forms.Textarea)
+
+
+class LeadStatusForm(forms.Form):
+    status = forms.ChoiceField(label=_("Status"), choices=Lead.Status.choices)

@@ -1,0 +1,305 @@
+"""What a platform takes: the choices the configurator offers for each field of a build.
+
+Plain Python over the engine's catalog (no Django). `choices` lists, for a configuration, the
+values each field may take on its platform; `conform` moves a configuration onto what its
+platform takes (a CPU of the platform's socket, no more GPUs than its slots, a DIMM population
+that exists, a PSU set its bays hold) and says what it changed, so a customer is only ever
+offered combinations that can be built. Without a platform nothing is conformed: the build is
+evaluated as the API would evaluate it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from configurator.engine.build import Cpu, Gpu, MemoryModule, Platform, Psu
+from configurator.engine.catalog import Catalog
+from configurator.engine.memory import memory_requirement
+from configurator.engine.pcie import even_split
+from configurator.engine.rules import RuleParams
+from configurator.web.configuration import Configuration
+
+MAX_GPUS_WITHOUT_PLATFORM = 16  # the API's bound on GPUs per node
+MAX_NICS_WITHOUT_PLATFORM = 8
+PSU_BAYS_WITHOUT_PLATFORM = 8
+MAX_NODES = 16  # the recommender's default node limit; the API takes more
+REDUNDANCY = ("N+N", "N+1")  # a rental node always keeps a spare PSU
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryOption:
+    """A balanced DIMM population: the same module on every channel, one or two per channel."""
+
+    module: MemoryModule
+    count: int
+
+    @property
+    def total_gb(self) -> int:
+        return self.module.capacity_gb * self.count
+
+    @property
+    def price(self) -> float:
+        return self.module.monthly_price * self.count
+
+
+@dataclass(frozen=True, slots=True)
+class PsuOption:
+    """A redundant PSU set: `active` working units and their spares."""
+
+    psu: Psu
+    count: int
+    active: int
+    scheme: str
+
+    @property
+    def usable_w(self) -> int:
+        return self.psu.rated_w * self.active
+
+    @property
+    def price(self) -> float:
+        return self.psu.monthly_price * self.count
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The values each field of a configuration may take on its platform."""
+
+    platforms: tuple[Platform, ...]
+    cpus: tuple[Cpu, ...]
+    cpu_counts: tuple[int, ...]
+    gpus: tuple[Gpu, ...]
+    gpu_counts: tuple[int, ...]
+    splits: tuple[tuple[int, ...], ...]
+    memory: tuple[MemoryOption, ...]  # the cheapest population of each total, by total
+    psus: tuple[PsuOption, ...]  # the cheapest set of each usable output, by output
+    nvlink: tuple[bool, ...]
+    nics: tuple[int, ...]
+    nic_models: tuple
+    nodes: tuple[int, ...]
+
+
+def platform_of(config: Configuration, catalog: Catalog) -> Platform | None:
+    return catalog.find("platforms", config.platform) if config.platform else None
+
+
+def cpus_for(platform: Platform | None, catalog: Catalog) -> tuple[Cpu, ...]:
+    if platform is None:
+        return catalog.cpus
+    return tuple(cpu for cpu in catalog.cpus if cpu.socket == platform.cpu_socket)
+
+
+def gpus_for(platform: Platform | None, catalog: Catalog) -> tuple[Gpu, ...]:
+    if platform is None:
+        return catalog.gpus
+    return tuple(gpu for gpu in catalog.gpus if platform.takes_gpu(gpu))
+
+
+def slots_of(platform: Platform | None, cpu_count: int) -> tuple[int, ...]:
+    """Return the GPU slots each populated socket serves (a socket without a CPU serves none)."""
+    if platform is None:
+        return (MAX_GPUS_WITHOUT_PLATFORM,) * cpu_count
+    return tuple(platform.gpu_slots[:cpu_count])
+
+
+def splits_for(gpu_count: int, slots: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Return every placement of the GPUs over the sockets that their slots hold."""
+    if len(slots) == 1:
+        return ((gpu_count,),) if gpu_count <= slots[0] else ()
+    return tuple(
+        (first, gpu_count - first)
+        for first in range(gpu_count, -1, -1)
+        if first <= slots[0] and gpu_count - first <= slots[1]
+    )
+
+
+def memory_options(
+    cpu: Cpu | None, cpu_count: int, platform: Platform | None, ecc: bool, catalog: Catalog
+) -> tuple[MemoryOption, ...]:
+    """Return the cheapest balanced population of each total the CPU and board can hold."""
+    if cpu is None:
+        return ()
+    channels = cpu.memory_channels * cpu_count
+    slots = platform.dimm_slots_per_socket * cpu_count if platform else channels * 2
+    best: dict[int, MemoryOption] = {}
+    for module in catalog.memory:
+        if module.ddr_gen != cpu.ddr_gen or module.ecc != ecc:
+            continue
+        if ecc and not module.registered:
+            continue
+        for per_channel in (1, 2):
+            if channels * per_channel > slots:
+                continue
+            option = MemoryOption(module, channels * per_channel)
+            kept = best.get(option.total_gb)
+            if kept is None or (option.price, option.count) < (kept.price, kept.count):
+                best[option.total_gb] = option
+    return tuple(best[total] for total in sorted(best))
+
+
+def psu_options(platform: Platform | None, catalog: Catalog) -> tuple[PsuOption, ...]:
+    """Return the cheapest redundant PSU set of each usable output the platform's bays hold."""
+    bays = platform.psu_bays if platform else PSU_BAYS_WITHOUT_PLATFORM
+    bay_max_w = platform.psu_max_w if platform else 0
+    best: dict[int, PsuOption] = {}
+    for psu in catalog.psus:
+        if bay_max_w and psu.rated_w > bay_max_w:
+            continue
+        for active in range(1, bays):
+            for scheme in REDUNDANCY:
+                count = 2 * active if scheme == "N+N" else active + 1
+                if count > bays:
+                    continue
+                option = PsuOption(psu, count, active, scheme)
+                kept = best.get(option.usable_w)
+                if kept is None or (option.price, -count) < (kept.price, -kept.count):
+                    best[option.usable_w] = option
+    return tuple(best[watts] for watts in sorted(best))
+
+
+def choices(config: Configuration, catalog: Catalog) -> Choices:
+    """Return what each field of the configuration may be, given its platform and parts."""
+    platform = platform_of(config, catalog)
+    cpu = catalog.find("cpus", config.cpu)
+    gpu = catalog.find("gpus", config.gpu)
+    max_sockets = min(platform.sockets if platform else 2, cpu.max_sockets if cpu else 2)
+    slots = slots_of(platform, config.cpu_count)
+    has_nvlink = gpu is not None and gpu.has_nvlink
+    board_nvlink = platform is None or platform.nvlink != "none"
+    nic_slots = platform.nic_slots if platform else MAX_NICS_WITHOUT_PLATFORM
+    return Choices(
+        platforms=catalog.platforms,
+        cpus=cpus_for(platform, catalog),
+        cpu_counts=tuple(range(1, max_sockets + 1)),
+        gpus=gpus_for(platform, catalog),
+        gpu_counts=tuple(range(1, min(sum(slots), MAX_GPUS_WITHOUT_PLATFORM) + 1)),
+        splits=splits_for(config.gpu_count, slots),
+        memory=memory_options(cpu, config.cpu_count, platform, config.memory_ecc, catalog),
+        psus=psu_options(platform, catalog),
+        nvlink=(False, True) if has_nvlink and board_nvlink else (False,),
+        nics=tuple(range(nic_slots + 1)),
+        nic_models=catalog.nics,
+        nodes=tuple(range(1, MAX_NODES + 1)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Adjustment:
+    """One field that `conform` changed, and why."""
+
+    field: str
+    old: object
+    new: object
+
+
+def _nearest_at_least(values: list[int], wanted: int) -> int:
+    """Return the smallest value ≥ `wanted`, else the largest."""
+    above = [value for value in values if value >= wanted]
+    return min(above) if above else max(values)
+
+
+def conform(config: Configuration, catalog: Catalog) -> tuple[Configuration, list[Adjustment]]:
+    """Move the configuration onto what its platform takes; return it and what changed.
+
+    A part the platform does not take is replaced by the cheapest one it does; counts are
+    clamped to its sockets, slots and bays; memory and PSU output move to the nearest option
+    at least as large. Without a platform only the placement is made to add up.
+    """
+    platform = platform_of(config, catalog)
+    values = {name: getattr(config, name) for name in Configuration.field_names()}
+    if platform is not None:
+        _conform_parts(values, platform, catalog)
+    values["cpu_count"] = max(1, values["cpu_count"])
+    cpu = catalog.find("cpus", values["cpu"])
+    if cpu is not None and values["cpu_count"] > cpu.max_sockets:
+        values["cpu_count"] = cpu.max_sockets
+    slots = slots_of(platform, values["cpu_count"])
+    values["gpu_count"] = max(1, min(values["gpu_count"], sum(slots)))
+    split = tuple(values["gpus_per_socket"])
+    if (
+        platform is not None
+        or len(split) != values["cpu_count"]
+        or sum(split) != values["gpu_count"]
+    ):
+        valid = splits_for(values["gpu_count"], slots)
+        if split not in valid:
+            even = even_split(values["gpu_count"], values["cpu_count"])
+            values["gpus_per_socket"] = even if even in valid else valid[0]
+    gpu = catalog.find("gpus", values["gpu"])
+    if values["nvlink"] and (
+        gpu is None or not gpu.has_nvlink or (platform and platform.nvlink == "none")
+    ):
+        values["nvlink"] = False
+    if platform is not None:
+        memory = memory_options(cpu, values["cpu_count"], platform, values["memory_ecc"], catalog)
+        if memory and values["memory_gb"] not in {option.total_gb for option in memory}:
+            totals = [option.total_gb for option in memory]
+            values["memory_gb"] = _nearest_at_least(totals, values["memory_gb"])
+        psus = psu_options(platform, catalog)
+        if psus and values["psu_watts"] not in {option.usable_w for option in psus}:
+            values["psu_watts"] = _nearest_at_least([o.usable_w for o in psus], values["psu_watts"])
+        values["nics"] = min(values["nics"], platform.nic_slots)
+    conformed = Configuration(**values)
+    adjustments = [
+        Adjustment(name, getattr(config, name), getattr(conformed, name))
+        for name in Configuration.field_names()
+        if getattr(config, name) != getattr(conformed, name)
+    ]
+    return conformed, adjustments
+
+
+def _conform_parts(values: dict, platform: Platform, catalog: Catalog) -> None:
+    cpus = cpus_for(platform, catalog)
+    if cpus and all(cpu.slug != values["cpu"] for cpu in cpus):
+        values["cpu"] = cpus[0].slug  # the catalog lists parts cheapest first
+    gpus = gpus_for(platform, catalog)
+    if gpus and all(gpu.slug != values["gpu"] for gpu in gpus):
+        values["gpu"] = gpus[0].slug
+    values["cpu_count"] = min(values["cpu_count"], platform.sockets)
+
+
+def complete(
+    *,
+    platform: Platform,
+    cpu: Cpu,
+    gpu: Gpu,
+    gpu_count: int,
+    memory_min_gb: int,
+    catalog: Catalog,
+    rules: RuleParams,
+    power_need_w: Callable[[Configuration], int],
+) -> Configuration:
+    """Return a full configuration of these parts: memory and PSUs sized by the rules.
+
+    Memory is the smallest population holding both the rules' requirement and
+    `memory_min_gb`; the PSU set is the smallest that covers the node's power need, which
+    `power_need_w` computes for the configuration (the engine's power budget).
+    """
+    sockets = min(platform.sockets, cpu.max_sockets)
+    slots = slots_of(platform, sockets)
+    caps = tuple(min(slot, rules.gpus_per_socket_max) for slot in slots)
+    gpu_count = max(1, min(gpu_count, sum(slots)))
+    split = even_split(gpu_count, sockets)
+    if any(count > cap for count, cap in zip(split, caps, strict=True)):
+        split = splits_for(gpu_count, slots)[0]
+    need = memory_requirement(gpu_count, gpu.memory_gb, rules).required_gb
+    memory = memory_options(cpu, sockets, platform, True, catalog)
+    wanted_gb = max(math.ceil(need), memory_min_gb)
+    totals = [option.total_gb for option in memory] or [wanted_gb]
+    draft = Configuration(
+        cpu=cpu.slug,
+        cpu_count=sockets,
+        gpu=gpu.slug,
+        gpu_count=gpu_count,
+        gpus_per_socket=split,
+        memory_gb=_nearest_at_least(totals, wanted_gb),
+        memory_ecc=True,
+        psu_watts=0,
+        nvlink=gpu.has_nvlink and platform.nvlink != "none",
+        numa_binding=True,
+        platform=platform.slug,
+    )
+    power_w = power_need_w(draft)
+    psus = [option.usable_w for option in psu_options(platform, catalog)] or [power_w]
+    return draft.changed(psu_watts=_nearest_at_least(psus, power_w))

@@ -1,0 +1,346 @@
+"""Shape the configurator's results into template context: one module, no logic in templates.
+
+Everything a template shows is decided here — which options a select offers and which is
+chosen, how a check is titled in the request's language, the gauge's arc, the bill's lines —
+from the engine's and the services' results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.http import QueryDict
+from django.utils.formats import number_format
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from configurator import selectors
+from configurator.selectors import CatalogSnapshot
+from configurator.web.configuration import Configuration, query_value
+from configurator.web.forms import PRECISION_CHOICES
+from configurator.web.options import Adjustment, Choices, choices
+from configurator.web.reading import Request
+from configurator.web.services import Assessment, Recommended, permalink_query
+
+STATUS_LABELS = {
+    "pass": _("pass"),
+    "warn": _("warning"),
+    "fail": _("fail"),
+    "na": _("not applicable"),
+}
+KIND_LABELS = {
+    "platform": _("Platform"),
+    "cpu": _("CPU"),
+    "gpu": _("GPU"),
+    "memory": _("Memory"),
+    "psu": _("Power supplies"),
+    "nic": _("Network cards"),
+}
+FIELD_LABELS = {
+    "platform": _("Platform"),
+    "cpu": _("CPU"),
+    "cpu_count": _("CPU sockets"),
+    "gpu": _("GPU"),
+    "gpu_count": _("GPUs per node"),
+    "gpus_per_socket": _("GPUs per socket"),
+    "memory_gb": _("System memory"),
+    "memory_ecc": _("ECC memory"),
+    "psu_watts": _("Power supplies"),
+    "nvlink": _("NVLink"),
+    "numa_binding": _("NUMA binding"),
+    "nodes": _("Nodes"),
+    "nics": _("Network cards"),
+    "nic": _("Network card model"),
+}
+SUB_SCORES = (
+    ("cpu_threads", _("CPU threads per GPU")),
+    ("pcie_lanes", _("PCIe lane headroom")),
+    ("memory", _("Memory headroom")),
+)
+
+
+def chinese() -> bool:
+    return (get_language() or "").startswith("zh")
+
+
+def localized(value: object) -> str:
+    """Write a number as the request's language does (grouping, decimal separator)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    decimals = 0 if float(value).is_integer() else 2
+    return number_format(value, decimal_pos=decimals, use_l10n=True, force_grouping=True)
+
+
+def cny(amount: float) -> str:
+    """Format a monthly amount in CNY the way the request's language writes money."""
+    number = number_format(round(amount), decimal_pos=0, use_l10n=True, force_grouping=True)
+    return gettext("CNY %(amount)s") % {"amount": number}
+
+
+@dataclass
+class Option:
+    value: str
+    label: str
+    selected: bool
+
+
+@dataclass
+class FieldView:
+    name: str
+    label: str
+    options: list[Option]
+    errors: list[str] = field(default_factory=list)
+    hint: str = ""
+
+    @property
+    def options_html(self) -> str:
+        """Return the select's options; built here because a template loop over hundreds of
+        options is most of a fragment's rendering time (docs/benchmarks.md)."""
+        return format_html_join(
+            "",
+            '<option value="{}"{}>{}</option>',
+            (
+                (o.value, mark_safe(" selected") if o.selected else "", o.label)
+                for o in self.options
+            ),
+        )
+
+
+def build_fields(
+    config: Configuration, offered: Choices, errors: dict, catalog: CatalogSnapshot
+) -> list[FieldView]:
+    """Return the configurator's selects, each with what the platform takes."""
+    kinds = ("cpus", "gpus", "platforms")
+    offered_slugs = {item.slug for kind in kinds for item in getattr(catalog.offered, kind)}
+    not_offered = {
+        item.slug for kind in kinds for item in getattr(catalog.everything, kind)
+    } - offered_slugs
+
+    def part(item) -> str:
+        label = item.name
+        if item.slug in not_offered:
+            label += " — " + gettext("legacy, not offered")
+        return label
+
+    def options(pairs, current) -> list[Option]:
+        current = query_value(current)
+        found = [Option(query_value(value), str(label), query_value(value) == current)
+                 for value, label in pairs]  # fmt: skip
+        if current and not any(option.selected for option in found):
+            found.insert(0, Option(current, current, True))
+        return found
+
+    yes_no = ((True, gettext("yes")), (False, gettext("no")))
+    platform_pairs = [("", gettext("Any platform (board limits not checked)"))] + [
+        (p.slug, part(p)) for p in offered.platforms
+    ]
+    memory = [
+        (o.total_gb, gettext("%(gb)s GB — %(n)s × %(module)s")
+         % {"gb": number_format(o.total_gb, use_l10n=True, force_grouping=True),
+            "n": o.count, "module": o.module.name})
+        for o in offered.memory
+    ]  # fmt: skip
+    psus = [
+        (o.usable_w, gettext("%(w)s W usable — %(n)s × %(psu)s (%(scheme)s)")
+         % {"w": number_format(o.usable_w, use_l10n=True, force_grouping=True),
+            "n": o.count, "psu": o.psu.name, "scheme": f"{o.active}+{o.count - o.active}"})
+        for o in offered.psus
+    ]  # fmt: skip
+    views = [
+        ("platform", platform_pairs),
+        ("cpu", [(cpu.slug, part(cpu)) for cpu in offered.cpus]),
+        ("cpu_count", [(n, str(n)) for n in offered.cpu_counts]),
+        ("gpu", [(gpu.slug, part(gpu)) for gpu in offered.gpus]),
+        ("gpu_count", [(n, str(n)) for n in offered.gpu_counts]),
+        ("gpus_per_socket", [(s, " + ".join(map(str, s))) for s in offered.splits]),
+        ("memory_gb", memory),
+        ("memory_ecc", yes_no),
+        ("psu_watts", psus),
+        ("nvlink", [pair for pair in yes_no if pair[0] in offered.nvlink]),
+        ("numa_binding", yes_no),
+        ("nics", [(n, str(n)) for n in offered.nics]),
+        ("nic", [("", gettext("default (x16, 25 W)"))]
+         + [(nic.slug, nic.name) for nic in offered.nic_models]),
+        ("nodes", [(n, str(n)) for n in offered.nodes]),
+    ]  # fmt: skip
+    return [
+        FieldView(name, str(FIELD_LABELS[name]), options(pairs, getattr(config, name)),
+                  errors.get(name, []))
+        for name, pairs in views
+    ]  # fmt: skip
+
+
+STATUS_ORDER = {"fail": 0, "warn": 1, "pass": 2, "na": 3}
+
+
+def comparison_rows(columns: list[dict]) -> list[tuple[str, list[dict | None]]]:
+    """Return each check code with its row in every column, in the engine's order."""
+    codes: list[str] = []
+    for column in columns:
+        codes += [code for code in column["check_order"] if code not in codes]
+    by_code = [{row["code"]: row for row in column["checks"]} for column in columns]
+    return [(code, [rows.get(code) for rows in by_code]) for code in codes]
+
+
+def check_rows(evaluation: dict | None) -> list[dict]:
+    """Return every check for display: status, title in the request's language, numbers."""
+    if not evaluation:
+        return []
+    zh = chinese()
+    rows = []
+    for check in evaluation["checks"]:
+        rows.append(
+            {
+                "code": check["code"],
+                "status": check["status"],
+                "status_label": STATUS_LABELS.get(check["status"], check["status"]),
+                "title": check["title_zh"] if zh and check.get("title_zh") else check["title"],
+                "detail": check["detail"],
+                "impact": check["impact"],
+                "fix": check["fix"],
+                "numbers": " · ".join(
+                    f"{name.replace('_', ' ')} {localized(value)}"
+                    for name, value in check.get("numbers", {}).items()
+                ),
+                "fixable": check["status"] == "fail",
+            }
+        )  # fmt: skip
+    return sorted(rows, key=lambda row: STATUS_ORDER.get(row["status"], 4))
+
+
+def balance_view(evaluation: dict | None) -> dict | None:
+    if not evaluation:
+        return None
+    balance = evaluation["balance"]
+    return {
+        "overall": round(balance["overall"]),
+        "threshold": round(balance["threshold"]),
+        "balanced": balance["balanced"],
+        "arc": f"{max(0.0, min(100.0, balance['overall'])):.1f} 100",
+        "subs": [(key, str(label), round(balance[key])) for key, label in SUB_SCORES],
+    }
+
+
+def bill_view(assessment: Assessment) -> dict:
+    bill = assessment.bill
+    return {
+        "lines": [
+            {
+                "kind": str(KIND_LABELS.get(line.kind, line.kind)),
+                "name": line.name,
+                "slug": line.slug,
+                "qty": line.qty,
+                "unit": cny(line.monthly_price),
+                "total": cny(line.qty * line.monthly_price),
+            }
+            for line in bill.lines
+        ],
+        "node_price": cny(bill.node_price),
+        "monthly_price": cny(bill.monthly_price),
+        "monthly_price_value": bill.monthly_price,
+        "nodes": assessment.config.nodes,
+        "platform_assumed": bill.platform_assumed,
+        "unpriced": [str(KIND_LABELS.get(name, name)) for name in bill.unpriced],
+        "substituted": [
+            gettext("%(field)s priced as %(value)s, the next size the catalog offers.")
+            % {"field": FIELD_LABELS[name], "value": number_format(value, force_grouping=True)}
+            for name, value in bill.substituted
+        ],
+    }
+
+
+def adjustment_texts(adjustments: list[Adjustment]) -> list[str]:
+    return [
+        gettext("%(field)s changed from %(old)s to %(new)s: the platform takes no other.")
+        % {"field": FIELD_LABELS.get(a.field, a.field), "old": query_value(a.old) or "—",
+           "new": query_value(a.new)}
+        for a in adjustments
+    ]  # fmt: skip
+
+
+def gpu_memory_per_gpu(config: Configuration, catalog: CatalogSnapshot) -> int | None:
+    gpu = catalog.everything.find("gpus", config.gpu)
+    return gpu.memory_gb if gpu else None
+
+
+def assessment_context(assessment: Assessment, catalog: CatalogSnapshot | None = None) -> dict:
+    """Return what the results region shows for one assessed build."""
+    catalog = catalog or selectors.snapshots()[0]
+    evaluation = assessment.evaluation
+    return {
+        "verdict": evaluation["verdict"] if evaluation else None,
+        "ruleset": evaluation["ruleset"] if evaluation else None,
+        "checks": check_rows(evaluation),
+        "check_order": [check["code"] for check in (evaluation or {}).get("checks", [])],
+        "failures": sum(1 for c in (evaluation or {}).get("checks", []) if c["status"] == "fail"),
+        "balance": balance_view(evaluation),
+        "bill": bill_view(assessment),
+        "input_errors": assessment.errors,
+        "permalink": assessment.permalink_query,
+        "gpu_memory_gb": gpu_memory_per_gpu(assessment.config, catalog),
+    }
+
+
+def recommendation_cards(
+    found: list[Recommended],
+    workload,
+    catalog: CatalogSnapshot | None = None,
+    *,
+    query: QueryDict | None = None,
+    chosen: int | None = None,
+) -> list[dict]:
+    """Return the recommended builds as cards; each links to itself by `pick` in `query`."""
+    catalog = catalog or selectors.snapshots()[0]
+    cards = []
+    for index, item in enumerate(found):
+        config = item.config
+        gpu = catalog.everything.find("gpus", config.gpu)
+        cpu = catalog.everything.find("cpus", config.cpu)
+        platform = catalog.everything.find("platforms", config.platform)
+        picked = query.copy() if query is not None else None
+        if picked is not None:
+            picked["pick"] = str(index)
+        cards.append(
+            {
+                "summary": ngettext("%(n)s node", "%(n)s nodes", config.nodes)
+                % {"n": config.nodes},
+                "gpus": f"{config.gpu_count} × {gpu.name if gpu else config.gpu}",
+                "cpus": f"{config.cpu_count} × {cpu.name if cpu else config.cpu}",
+                "platform": platform.name if platform else config.platform,
+                "memory_gb": config.memory_gb,
+                "price": cny(item.monthly_price),
+                "why": item.why,
+                "scenario": item.scenario,
+                "verdict": item.verdict,
+                "permalink": permalink_query(config, workload),
+                "chosen": index == chosen,
+                "pick_query": picked.urlencode() if picked is not None else "",
+            }
+        )
+    return cards
+
+
+def configurator_context(
+    request: Request, assessment: Assessment, catalog: CatalogSnapshot
+) -> dict:
+    """Return the whole configurator region: the form with its options, and the results."""
+    offered = choices(assessment.config, catalog.everything)
+    context = {
+        "fields": build_fields(assessment.config, offered, request.errors, catalog),
+        "adjustments": adjustment_texts(request.adjustments),
+        "workload": assessment.workload,
+        "typed": request.workload_values,
+        "workload_errors": {
+            k: v
+            for k, v in request.errors.items()
+            if k
+            in ("model_params_b", "mode", "batch_size", "precision", "context_length", "prefer_gpu")
+        },
+        "prefer_gpu": request.prefer_gpu,
+        "gpus": catalog.offered.gpus,
+        "precisions": [value for value, _ in PRECISION_CHOICES],
+    }
+    context.update(assessment_context(assessment, catalog))
+    return context

@@ -1,0 +1,245 @@
+"""The configurator's actions: assess a configured build, fix it, start it, quote it, save it.
+
+Evaluation goes through `configurator.services.build_evaluate` — the API's service — so the
+page and `/api/v1/evaluate` can never disagree; pricing, options and fixes are the plain
+modules beside this one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from urllib.parse import urlencode
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+
+from configurator import selectors, services
+from configurator.engine.evaluate import Evaluation, evaluate
+from configurator.engine.power import power_budget
+from configurator.inputs import InputErrors, build_from_input, workload_from_input
+from configurator.schemas import BuildIn, EvaluateIn, RecommendIn, WorkloadIn
+from configurator.web.configuration import Configuration, WorkloadChoice
+from configurator.web.fixes import Fix, fix_for
+from configurator.web.models import Lead, LeadBuild
+from configurator.web.options import complete
+from configurator.web.pricing import Bill, bill_of_materials
+
+DEFAULT_RECIPE = "S2"
+# The catalog and rules a request works on; read once per request (`selectors.snapshots`).
+Snapshot = tuple[
+    selectors.CatalogSnapshot, selectors.RulesSnapshot
+]  # the page opens on the guide's mid-size training recipe
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """A configured build with its evaluation (api.md's shape) and its bill of materials."""
+
+    config: Configuration
+    workload: WorkloadChoice | None
+    evaluation: dict | None  # None when the input has errors
+    bill: Bill
+    errors: dict[str, list[str]]
+
+    @property
+    def permalink_query(self) -> str:
+        return permalink_query(self.config, self.workload)
+
+
+def permalink_query(config: Configuration, workload: WorkloadChoice | None) -> str:
+    """Return the permalink's query string: the build fields, then the workload's."""
+    params = config.query() + (workload.query() if workload else [])
+    return urlencode(params, safe="+")
+
+
+def _build_in(config: Configuration) -> BuildIn:
+    values = config.build_input()
+    values["gpus_per_socket"] = values["gpus_per_socket"] or None
+    return BuildIn(**values)
+
+
+def configuration_assess(
+    *, config: Configuration, workload: WorkloadChoice | None, snapshot: Snapshot | None = None
+) -> Assessment:
+    """Evaluate and price a configured build; input errors are named by build field."""
+    catalog, _ = snapshot or selectors.snapshots()
+    payload = EvaluateIn(
+        build=_build_in(config),
+        workload=WorkloadIn(**workload.workload_input()) if workload else None,
+    )
+    evaluation, errors = None, {}
+    try:
+        evaluation = services.build_evaluate(payload)
+    except InputErrors as error:
+        errors = {path.split(".", 1)[-1]: messages for path, messages in error.errors.items()}
+    bill = bill_of_materials(config, catalog.everything)
+    return Assessment(config, workload, evaluation, bill, errors)
+
+
+def configuration_fix(
+    *,
+    config: Configuration,
+    workload: WorkloadChoice | None,
+    code: str,
+    snapshot: Snapshot | None = None,
+) -> Fix | None:
+    """Return the cheapest one-component change of the build that clears check `code`."""
+    catalog, rules = snapshot or selectors.snapshots()
+    params = rules.current[rules.default].params
+    engine_workload = (
+        workload_from_input(WorkloadIn(**workload.workload_input())) if workload else None
+    )
+
+    def judge(candidate: Configuration) -> Evaluation | None:
+        try:
+            build = build_from_input(_build_in(candidate), catalog.everything)
+        except InputErrors:
+            return None
+        return evaluate(build, params, engine_workload)
+
+    return fix_for(code, config, catalog.everything, judge)
+
+
+def configuration_from_recipe(
+    code: str, *, snapshot: Snapshot | None = None
+) -> Configuration | None:
+    """Return a recipe's build (S1–S3): its parts, memory and PSUs sized by the rules."""
+    catalog, rules = snapshot or selectors.snapshots()
+    scenario = next((s for s in rules.scenarios if s.code == code), None)
+    if scenario is None or not scenario.platform_slug:
+        return None
+    everything = catalog.everything
+    platform = everything.find("platforms", scenario.platform_slug)
+    cpu = everything.find("cpus", scenario.cpu_slug)
+    gpus = [everything.find("gpus", slug) for slug in scenario.gpu_slugs]
+    gpus = sorted((gpu for gpu in gpus if gpu), key=lambda gpu: -gpu.memory_gb)
+    if platform is None or cpu is None or not gpus:
+        return None
+    params = rules.current[rules.default].params
+
+    def power_need_w(config: Configuration) -> int:
+        build = build_from_input(_build_in(config.changed(psu_watts=1)), everything)
+        return power_budget(build, params).required_w
+
+    return complete(
+        platform=platform,
+        cpu=cpu,
+        gpu=gpus[0],
+        gpu_count=sum(min(slots, params.gpus_per_socket_max) for slots in platform.gpu_slots),
+        memory_min_gb=scenario.memory_gb,
+        catalog=everything,
+        rules=params,
+        power_need_w=power_need_w,
+    )
+
+
+def recipes(*, snapshot: Snapshot | None = None) -> list[tuple[str, str]]:
+    """Return the active recipes as (code, name)."""
+    _, rules = snapshot or selectors.snapshots()
+    return [
+        (scenario.code, scenario.name) for scenario in rules.scenarios if scenario.platform_slug
+    ]
+
+
+@dataclass(frozen=True)
+class Recommended:
+    config: Configuration
+    monthly_price: float
+    why: str
+    scenario: str | None
+    verdict: str
+
+
+def workload_recommend(
+    *, workload: WorkloadChoice, prefer_gpu: str | None = None, limit: int = 3
+) -> tuple[list[Recommended], str | None]:
+    """Return the recommender's builds for a workload as configurations, and its reason."""
+    payload = RecommendIn(
+        workload=WorkloadIn(**workload.workload_input(), gpu=prefer_gpu or None), limit=limit
+    )
+    answer = services.build_recommend(payload)
+    found = []
+    for item in answer["builds"]:
+        build = item["build"]
+        config = Configuration(
+            cpu=build["cpu"],
+            cpu_count=build["cpu_count"],
+            gpu=build["gpu"],
+            gpu_count=build["gpu_count"],
+            gpus_per_socket=tuple(build["gpus_per_socket"]),
+            memory_gb=build["memory_gb"],
+            memory_ecc=build["memory_ecc"],
+            psu_watts=build["psu_watts"],
+            nvlink=build["nvlink"],
+            numa_binding=build["numa_binding"],
+            platform=build["platform"],
+            nodes=build["nodes"],
+            nics=build["nics"],
+            nic=build["nic"] or "",
+        )
+        found.append(
+            Recommended(
+                config,
+                item["monthly_price"],
+                item["why"],
+                item["scenario"],
+                item["evaluation"]["verdict"],
+            )
+        )
+    return found, answer["reason"]
+
+
+@transaction.atomic
+def lead_submit(
+    *,
+    name: str,
+    company: str,
+    email: str,
+    phone: str,
+    assessment: Assessment,
+    language: str,
+) -> Lead:
+    """Record a customer's quote request for presales, with the build as it was assessed."""
+    return Lead.objects.create(
+        name=name,
+        company=company,
+        email=email,
+        phone=phone,
+        build=assessment.config.build_input(),
+        workload=assessment.workload.workload_input() if assessment.workload else None,
+        permalink=assessment.permalink_query,
+        monthly_price=Decimal(str(assessment.bill.monthly_price)),
+        verdict=assessment.evaluation["verdict"] if assessment.evaluation else "error",
+        language=language,
+    )
+
+
+@transaction.atomic
+def lead_build_save(
+    *, lead: Lead, assessment: Assessment, note: str, user: AbstractBaseUser
+) -> LeadBuild:
+    """Save a build to a lead with a note; a new lead is then in progress."""
+    lead = Lead.objects.select_for_update().get(pk=lead.pk)
+    saved = LeadBuild.objects.create(
+        lead=lead,
+        build=assessment.config.build_input(),
+        workload=assessment.workload.workload_input() if assessment.workload else None,
+        permalink=assessment.permalink_query,
+        monthly_price=Decimal(str(assessment.bill.monthly_price)),
+        verdict=assessment.evaluation["verdict"] if assessment.evaluation else "error",
+        note=note,
+        created_by=user,
+    )
+    if lead.status == Lead.Status.NEW:
+        lead.status = Lead.Status.IN_PROGRESS
+        lead.save(update_fields=["status", "updated_at"])
+    return saved
+
+
+@transaction.atomic
+def lead_status_set(*, lead: Lead, status: str) -> Lead:
+    """Move a lead to another status (new, in progress, quoted)."""
+    lead.status = Lead.Status(status)
+    lead.save(update_fields=["status", "updated_at"])
+    return lead

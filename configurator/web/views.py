@@ -1,0 +1,252 @@
+"""The configurator's pages: thin views that read a form, call a service and render.
+
+One template per screen; with `HX-Request` a view renders only the partial it swaps, so every
+such view says `Vary: HX-Request`.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required, permission_required
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import get_language, gettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import push_url
+
+from configurator.selectors import snapshots as selectors_snapshots
+from configurator.throttle import throttle
+from configurator.web import presenters, selectors, services
+from configurator.web.forms import LeadBuildForm, LeadForm, LeadStatusForm
+from configurator.web.models import Lead
+from configurator.web.reading import read_query
+
+COMPARE_SESSION_KEY = "compare"
+COMPARE_MAX = 3
+QUOTE_LIMIT = 5  # quote requests per client address and hour
+QUOTE_WINDOW_S = 3600
+
+
+def _configurator(request: HttpRequest, query: QueryDict) -> tuple[dict, services.Assessment]:
+    """Read the build from a query, apply a requested fix, assess it; return the context."""
+    snapshot = selectors_snapshots()
+    read = read_query(query, snapshot=snapshot)
+    notices = []
+    config = read.config
+    code = query.get("fix", "")
+    fixed = False
+    if code:
+        fix = services.configuration_fix(
+            config=config, workload=read.workload, code=code, snapshot=snapshot
+        )
+        if fix is None:
+            notices.append(
+                gettext("No single component change clears %(code)s; follow its advice.")
+                % {"code": code}
+            )
+        else:
+            config, fixed = fix.config, True
+            changed = ", ".join(str(presenters.FIELD_LABELS[name]) for name in fix.changed)
+            notices.append(
+                gettext("Applied the fix for %(code)s: changed %(fields)s.")
+                % {"code": code, "fields": changed}
+            )
+    recommendations, reason = [], None
+    if read.start == "recommend" and read.workload:
+        found, reason = services.workload_recommend(
+            workload=read.workload, prefer_gpu=read.prefer_gpu
+        )
+        pick = query.get("pick", "0")
+        chosen = int(pick) if pick.isdigit() and int(pick) < len(found) else 0
+        recommendations = presenters.recommendation_cards(
+            found, read.workload, snapshot[0], query=query, chosen=chosen
+        )
+        if found:
+            config = found[chosen].config
+    assessment = services.configuration_assess(
+        config=config, workload=read.workload, snapshot=snapshot
+    )
+    context = presenters.configurator_context(read, assessment, snapshot[0])
+    context.update(
+        notices=notices,
+        fixed=fixed,
+        recommendations=recommendations,
+        no_recommendation=reason,
+        recommend_asked=read.start == "recommend",
+        recipes=services.recipes(snapshot=snapshot),
+        compare_count=len(request.session.get(COMPARE_SESSION_KEY, [])),
+        lead_form=LeadForm(initial={"build": assessment.permalink_query}),
+    )
+    return context, assessment
+
+
+@require_GET
+@vary_on_headers("HX-Request")
+def configure(request: HttpRequest) -> HttpResponse:
+    """The configurator; the query string is the build (api.md "Web pages")."""
+    context, assessment = _configurator(request, request.GET)
+    permalink = f"{request.path}?{assessment.permalink_query}"
+    if "fix" in request.GET and not request.htmx and context["fixed"]:
+        return redirect(permalink)  # the address bar shows the fixed build's permalink
+    template = "web/configure.html"
+    if request.htmx:
+        template += "#configurator"
+    response = render(request, template, context)
+    if request.htmx:
+        response = push_url(response, permalink)
+    return response
+
+
+def _compare_list(request: HttpRequest) -> list[str]:
+    return list(request.session.get(COMPARE_SESSION_KEY, []))
+
+
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def compare(request: HttpRequest) -> HttpResponse:
+    """Compare up to three builds side by side; POST adds (`build`) or removes (`remove`)."""
+    builds = _compare_list(request)
+    if request.method == "POST":
+        if "remove" in request.POST:
+            builds = [b for b in builds if b != request.POST["remove"]]
+        elif request.POST.get("build"):
+            query = request.POST["build"][:2000]
+            builds = [b for b in builds if b != query] + [query]
+            builds = builds[-COMPARE_MAX:]
+        request.session[COMPARE_SESSION_KEY] = builds
+        if request.htmx and "build" in request.POST:
+            return render(request, "web/includes/configurator.html#compare-tray",
+                          {"compare_count": len(builds), "added": True})  # fmt: skip
+        return redirect("web:compare")
+    columns = []
+    for query in builds:
+        read = read_query(QueryDict(query))
+        assessment = services.configuration_assess(config=read.config, workload=read.workload)
+        column = presenters.assessment_context(assessment)
+        column["query"] = query
+        column["title"] = presenters.recommendation_cards(
+            [services.Recommended(read.config, assessment.bill.monthly_price, "", None, "")],
+            read.workload,
+        )[0]
+        columns.append(column)
+    rows = presenters.comparison_rows(columns)
+    return render(request, "web/compare.html", {"columns": columns, "rows": rows})
+
+
+@require_POST
+@throttle("quote-request", limit=QUOTE_LIMIT, period=QUOTE_WINDOW_S)
+@vary_on_headers("HX-Request")
+def quote(request: HttpRequest) -> HttpResponse:
+    """Turn a quote request into a lead for presales; limited per client address."""
+    form = LeadForm(request.POST)
+    template = "web/quote.html"
+    if request.htmx:
+        template += "#quote"
+    if not form.is_valid():
+        return render(request, template, {"form": form}, status=400)
+    read = read_query(QueryDict(form.cleaned_data["build"]))
+    assessment = services.configuration_assess(config=read.config, workload=read.workload)
+    lead = services.lead_submit(
+        name=form.cleaned_data["name"],
+        company=form.cleaned_data["company"],
+        email=form.cleaned_data["email"],
+        phone=form.cleaned_data["phone"],
+        assessment=assessment,
+        language=get_language() or "en",
+    )
+    return render(request, template, {"lead": lead, "permalink": assessment.permalink_query})
+
+
+# Presales -----------------------------------------------------------------------------------
+
+presales_only = [login_required, permission_required("web.change_lead", raise_exception=True)]
+
+
+def _presales(view):
+    for decorator in reversed(presales_only):
+        view = decorator(view)
+    return view
+
+
+@_presales
+@require_GET
+@vary_on_headers("HX-Request")
+def presales_inbox(request: HttpRequest) -> HttpResponse:
+    """The leads inbox, filtered by status; htmx swaps the list with its tabs."""
+    status = request.GET.get("status", "")
+    if status not in Lead.Status.values:
+        status = ""
+    counts = selectors.lead_counts()
+    context = {
+        "leads": selectors.leads_inbox(status=status or None)[:200],
+        "status": status,
+        "statuses": [(value, label, counts[value]) for value, label in Lead.Status.choices],
+    }
+    template = "web/presales_inbox.html"
+    if request.htmx:
+        template += "#leads"
+    return render(request, template, context)
+
+
+def _lead_query(lead: Lead) -> QueryDict:
+    return QueryDict(lead.permalink)
+
+
+@_presales
+@require_GET
+@vary_on_headers("HX-Request")
+def presales_lead(request: HttpRequest, pk: int) -> HttpResponse:
+    """One lead: its request, a workload's recommendations, the build being adjusted."""
+    lead = get_object_or_404(Lead, pk=pk)
+    query = request.GET if request.GET else _lead_query(lead)
+    context, assessment = _configurator(request, query)
+    context.update(
+        lead=lead,
+        saved=lead.builds.select_related("created_by")[:20],
+        save_form=LeadBuildForm(initial={"build": assessment.permalink_query}),
+        status_form=LeadStatusForm(initial={"status": lead.status}),
+        presales=True,
+    )
+    template = "web/presales_lead.html"
+    if request.htmx:
+        response = render(request, template + "#configurator", context)
+        return push_url(response, f"{request.path}?{assessment.permalink_query}")
+    return render(request, template, context)
+
+
+@_presales
+@require_POST
+@vary_on_headers("HX-Request")
+def presales_lead_save(request: HttpRequest, pk: int) -> HttpResponse:
+    """Save the build on screen to the lead, with a note."""
+    lead = get_object_or_404(Lead, pk=pk)
+    form = LeadBuildForm(request.POST)
+    if not form.is_valid():
+        context = {"lead": lead, "saved": lead.builds.all()[:20], "save_errors": form.errors}
+        return render(request, "web/presales_lead.html#saved", context, status=400)
+    read = read_query(QueryDict(form.cleaned_data["build"]))
+    assessment = services.configuration_assess(config=read.config, workload=read.workload)
+    services.lead_build_save(
+        lead=lead, assessment=assessment, note=form.cleaned_data["note"], user=request.user
+    )
+    lead.refresh_from_db()
+    if request.htmx:
+        return render(request, "web/presales_lead.html#saved",
+                      {"lead": lead, "saved": lead.builds.select_related("created_by")[:20],
+                       "just_saved": True})  # fmt: skip
+    return redirect(f"{lead.get_absolute_url()}?{form.cleaned_data['build']}")
+
+
+@_presales
+@require_POST
+@vary_on_headers("HX-Request")
+def presales_lead_status(request: HttpRequest, pk: int) -> HttpResponse:
+    """Move a lead to another status."""
+    lead = get_object_or_404(Lead, pk=pk)
+    form = LeadStatusForm(request.POST)
+    if form.is_valid():
+        lead = services.lead_status_set(lead=lead, status=form.cleaned_data["status"])
+    if request.htmx:
+        context = {"lead": lead, "status_form": form, "status_saved": form.is_valid()}
+        return render(request, "web/presales_lead.html#lead-status", context)
+    return redirect(lead.get_absolute_url())
