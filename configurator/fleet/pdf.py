@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 
-from django.utils import translation
+from django.utils import timezone, translation
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
@@ -68,8 +68,8 @@ def probe_pdf(probe: NodeProbe) -> bytes:
     story = [
         Paragraph(f"Hardware balance report · 硬件均衡报告 — {probe}", TITLE),
         Paragraph(
-            f"Probed · 探测时间 {probe.created_at:%Y-%m-%d %H:%M}; rules · 规则 "
-            f"{probe.profile} v{probe.rule_version}",
+            f"Probed · 探测时间 {timezone.localtime(probe.created_at):%Y-%m-%d %H:%M}; "
+            f"rules · 规则 {probe.profile} v{probe.rule_version}",
             BODY,
         ),
         HRFlowable(width="100%", color=colors.HexColor("#dde2ea")),
@@ -134,6 +134,8 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
                     "unbalanced · 不均衡",
                     "average balance · 平均均衡",
                     "probes · 探测",
+                    "quotes created / issued / accepted · 报价单 新建/签发/接受",
+                    "issued, CNY per month · 签发月租（元）",
                 ]
             ]
             + [
@@ -145,6 +147,8 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
                     f"{m['share_unbalanced']:.1%}",
                     m["average_balance"] or "—",
                     m["probes"],
+                    f"{m['quotes']} / {m['quotes_issued']} / {m['quotes_accepted']}",
+                    f"{m['issued_monthly_cny']:,.2f}",
                 ]
                 for m in months
             ]
