@@ -136,6 +136,7 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
                     "probes · 探测",
                     "quotes created / issued / accepted · 报价单 新建/签发/接受",
                     "issued, CNY per month · 签发月租（元）",
+                    "leads (quoted) · 线索（已报价）",
                 ]
             ]
             + [
@@ -149,6 +150,7 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
                     m["probes"],
                     f"{m['quotes']} / {m['quotes_issued']} / {m['quotes_accepted']}",
                     f"{m['issued_monthly_cny']:,.2f}",
+                    f"{m['leads']} ({m['lead_conversion']:.0%})" if m["leads"] else "0",
                 ]
                 for m in months
             ]

@@ -21,6 +21,7 @@ from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import row_build
 from configurator.quotes.models import Quote, QuoteEvent
 from configurator.selectors import snapshots
+from configurator.web.models import Lead
 
 BANDS = ((0, 50), (50, 70), (70, 85), (85, 101))
 
@@ -167,7 +168,8 @@ def monthly_figures(months: int = 12) -> list[dict[str, object]]:
 
     A month counts the audits finished in it (nodes audited twice count twice), the node
     probes uploaded in it, the quotes created in it and those issued and accepted in it (with
-    the monthly price of the issued ones); the average balance is weighted by nodes.
+    the monthly price of the issued ones), and the leads received in it with the share of them
+    presales have quoted; the average balance is weighted by nodes.
     """
     figures: dict[str, dict[str, object]] = {}
 
@@ -177,7 +179,7 @@ def monthly_figures(months: int = 12) -> list[dict[str, object]]:
             "month": key, "audits": 0, "nodes": 0, "accepted": 0, "rejected": 0,
             "unbalanced": 0, "balance_sum": 0.0, "counter": Counter(), "probes": 0,
             "probes_rejected": 0, "quotes": 0, "quotes_issued": 0, "quotes_accepted": 0,
-            "issued_monthly_cny": Decimal(0),
+            "issued_monthly_cny": Decimal(0), "leads": 0, "leads_quoted": 0,
         })  # fmt: skip
 
     done = FleetAudit.objects.filter(status=FleetAudit.Status.DONE).defer("source")
@@ -195,6 +197,10 @@ def monthly_figures(months: int = 12) -> list[dict[str, object]]:
         month = month_of(probe.created_at)
         month["probes"] += 1
         month["probes_rejected"] += probe.verdict == "reject"
+    for created_at, status in Lead.objects.values_list("created_at", "status"):
+        month = month_of(created_at)
+        month["leads"] += 1
+        month["leads_quoted"] += status == Lead.Status.QUOTED
     for created_at in Quote.objects.values_list("created_at", flat=True):
         month_of(created_at)["quotes"] += 1
     events = QuoteEvent.objects.filter(action__in=("issue", "accept")).select_related("quote")
@@ -211,6 +217,8 @@ def monthly_figures(months: int = 12) -> list[dict[str, object]]:
         nodes = month["nodes"]
         month["share_rejected"] = month["rejected"] / nodes if nodes else 0.0
         month["share_unbalanced"] = month["unbalanced"] / nodes if nodes else 0.0
+        leads = month["leads"]
+        month["lead_conversion"] = month["leads_quoted"] / leads if leads else None
         month["average_balance"] = round(month["balance_sum"] / nodes, 1) if nodes else None
         month["codes"] = [
             (code, count, count / nodes if nodes else 0.0)

@@ -145,3 +145,19 @@ def test_probe_pdf_gives_the_probe_time_as_the_page_does(architect_client):
     report = architect_client.get(response["Location"] + "report.pdf").content
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(report)).pages)
     assert local in text
+
+
+def test_month_counts_leads_and_the_share_quoted(architect_client):
+    from configurator.web.models import Lead
+
+    for status in (Lead.Status.QUOTED, Lead.Status.NEW, Lead.Status.IN_PROGRESS, "quoted"):
+        Lead.objects.create(
+            name="Li Wei", company="Example AI Ltd", email="li@example.com", phone="+86 1",
+            build={"cpu": "epyc-9754"}, permalink="/configure/", monthly_price=1000,
+            verdict="accept", language="en", status=status,
+        )  # fmt: skip
+    [month] = selectors.monthly_figures()
+    assert (month["leads"], month["leads_quoted"], month["lead_conversion"]) == (4, 2, 0.5)
+    assert "4 (50 %)" in architect_client.get(reverse("fleet:monthly")).content.decode()
+    report = architect_client.get(reverse("fleet:monthly-pdf")).content
+    assert "4 (50%)" in "".join(p.extract_text() for p in PdfReader(io.BytesIO(report)).pages)
