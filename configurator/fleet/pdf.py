@@ -124,6 +124,7 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
     """Return the monthly node performance report as a PDF, in English and Chinese."""
     story = [
         Paragraph("Monthly node performance report · 月度节点性能报告", TITLE),
+        Paragraph("Fleet · 机群", HEADING),
         _table(
             [
                 [
@@ -134,9 +135,6 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
                     "unbalanced · 不均衡",
                     "average balance · 平均均衡",
                     "probes · 探测",
-                    "quotes created / issued / accepted · 报价单 新建/签发/接受",
-                    "issued, CNY per month · 签发月租（元）",
-                    "leads (quoted) · 线索（已报价）",
                 ]
             ]
             + [
@@ -148,6 +146,23 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
                     f"{m['share_unbalanced']:.1%}",
                     m["average_balance"] or "—",
                     m["probes"],
+                ]
+                for m in months
+            ]
+        ),
+        Paragraph("Quotes and leads · 报价单与线索", HEADING),
+        _table(
+            [
+                [
+                    "month · 月份",
+                    "quotes created / issued / accepted · 报价单 新建 / 签发 / 接受",
+                    "issued, CNY per month · 签发月租（元）",
+                    "leads (quoted) · 线索（已报价）",
+                ]
+            ]
+            + [
+                [
+                    m["month"],
                     f"{m['quotes']} / {m['quotes_issued']} / {m['quotes_accepted']}",
                     f"{m['issued_monthly_cny']:,.2f}",
                     f"{m['leads']} ({m['lead_conversion']:.0%})" if m["leads"] else "0",
