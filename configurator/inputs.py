@@ -11,6 +11,7 @@ from configurator.engine import build as engine
 from configurator.engine.catalog import Catalog
 from configurator.engine.pcie import even_split
 from configurator.engine.performance import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
+from configurator.engine.recommend.layouts import nic_positions
 from configurator.schemas import BuildIn, WorkloadIn
 
 
@@ -47,6 +48,17 @@ def _platform_errors(
     if data.gpu_count > sum(platform.gpu_slots):
         problems.append(
             f"{platform.name} has {sum(platform.gpu_slots)} GPU slots, not {data.gpu_count}."
+        )
+    elif data.nics > (room := nic_positions(platform, data.gpu_count)):
+        problems.append(
+            f"{platform.name} has room for {room} NICs beside {data.gpu_count} GPUs "
+            f"({platform.nic_slots} NIC slots"
+            + (
+                ""
+                if platform.gpu_form_factor is engine.FormFactor.SXM
+                else " and the empty GPU slots"
+            )
+            + f"), not {data.nics}."
         )
     return problems
 

@@ -124,6 +124,7 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
     """Return the monthly node performance report as a PDF, in English and Chinese."""
     story = [
         Paragraph("Monthly node performance report · 月度节点性能报告", TITLE),
+        Paragraph("Fleet · 机群", HEADING),
         _table(
             [
                 [
@@ -155,6 +156,26 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
                     m["quotes_average_balance"] or "—",
                     m["leads"],
                     "—" if m["conversion"] is None else f"{m['conversion']:.0%}",
+                ]
+                for m in months
+            ]
+        ),
+        Paragraph("Quotes and leads · 报价单与线索", HEADING),
+        _table(
+            [
+                [
+                    "month · 月份",
+                    "quotes created / issued / accepted · 报价单 新建 / 签发 / 接受",
+                    "issued, CNY per month · 签发月租（元）",
+                    "leads (quoted) · 线索（已报价）",
+                ]
+            ]
+            + [
+                [
+                    m["month"],
+                    f"{m['quotes']} / {m['quotes_issued']} / {m['quotes_accepted']}",
+                    f"{m['issued_monthly_cny']:,.2f}",
+                    f"{m['leads']} ({m['lead_conversion']:.0%})" if m["leads"] else "0",
                 ]
                 for m in months
             ]

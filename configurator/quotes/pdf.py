@@ -330,6 +330,17 @@ def both_lines(template, params: dict[str, object]) -> tuple[str, str]:
     return lines[0], lines[1]
 
 
+def _node_count(quote: Quote, styles) -> list:
+    """Say that the layout is one node's when the quote is for several identical nodes."""
+    nodes = int(quote.build.get("nodes") or 1)
+    if nodes == 1:
+        return []
+    template = _("Each of the %(nodes)s identical nodes is laid out as below.")
+    return [
+        Paragraph(_escape(line), styles["base"]) for line in both_lines(template, {"nodes": nodes})
+    ]
+
+
 def _terms(quote: Quote, styles) -> list:
     ruleset = quote.evaluation["ruleset"]
     terms = [
@@ -381,7 +392,13 @@ def quote_pdf(quote: Quote) -> bytes:
                 balance_chart(quote.evaluation["balance"]),
             ]
         ),
-        KeepTogether([Paragraph(both(_("NUMA layout")), styles["h2"]), numa_diagram(quote.build)]),
+        KeepTogether(
+            [
+                Paragraph(both(_("NUMA layout")), styles["h2"]),
+                *_node_count(quote, styles),
+                numa_diagram(quote.build),
+            ]
+        ),
     ]
     flow += _terms(quote, styles)
     document.build(flow)

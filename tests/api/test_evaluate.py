@@ -278,3 +278,35 @@ def test_an_answer_with_a_warning_matches_the_documented_schema(post_json, examp
     assert checks_by_code(body)["numa"]["fix"]
     assert body["verdict"] == "accept"
     assert EvaluationOut.model_validate(body).model_dump(exclude_unset=True) == body
+
+
+def pcie_training_node(gpus: int, nics: int) -> dict:
+    """A800 PCIe cards on a 10-slot PCIe-switch box with 2 NIC slots, two nodes training."""
+    return {
+        "build": {
+            "cpu": "xeon-gold-6530",
+            "cpu_count": 2,
+            "gpu": "a800-80g-pcie",
+            "gpu_count": gpus,
+            "memory_gb": 768,
+            "memory_ecc": True,
+            "psu_watts": 5400,
+            "platform": "smc-sys-421ge-tnrt",
+            "nics": nics,
+            "nic": "cx6-hdr-200g-qsfp56",
+            "nodes": 2,
+        },
+        "workload": {"model_params_b": 34, "mode": "train", "batch_size": 8},
+    }
+
+
+def test_more_nics_than_the_platform_has_room_for_are_refused(post_json):
+    # 8 GPUs leave 2 of the 10 GPU slots empty: 2 NIC slots + 2 = 4 places, not 8.
+    response = post_json(URL, pcie_training_node(8, 8))
+    assert response.status_code == 400
+    assert "room for 4 NICs beside 8 GPUs" in response.json()["errors"]["build.platform"][0]
+
+
+def test_nics_in_the_gpu_slots_a_node_leaves_empty_are_accepted(post_json):
+    assert post_json(URL, pcie_training_node(8, 4)).status_code == 200
+    assert post_json(URL, pcie_training_node(4, 4)).status_code == 200

@@ -71,6 +71,7 @@ def test_month_counts_quotes_created_issued_and_accepted(architect_client, archi
         ).pages
     )
     assert "2 / 1 / 1" in text and f"{issued.monthly_price:,.2f}" in text
+    assert month["month"] in text.split()  # the month column wide enough: no "2026-1 1"
 
 
 def test_monthly_report_is_for_architects(presales_client):

@@ -8,6 +8,7 @@ from pypdf import PdfReader
 from reportlab.pdfbase.ttfonts import TTFont
 
 from configurator.quotes import pdf
+from tests.quotes.conftest import GOOD_BUILD
 
 pytestmark = pytest.mark.django_db
 
@@ -50,6 +51,12 @@ def test_the_term_total_names_its_months_in_both_languages(rendered):
     text = pdf_text(rendered[1])
     assert "Term total, 12 months" in text
     assert "租期总价（12 个月）" in text
+
+
+def test_a_quote_for_several_nodes_says_the_layout_is_one_nodes(make_quote):
+    text = pdf_text(pdf.quote_pdf(make_quote({**GOOD_BUILD, "nodes": 2}, workload=None)))
+    assert "Each of the 2 identical nodes is laid out as below." in text
+    assert "2 台相同节点" in text
 
 
 def test_every_check_and_dimension_is_listed_with_its_result(rendered):
