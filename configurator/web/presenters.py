@@ -7,6 +7,7 @@ from the engine's and the services' results.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 from django.http import QueryDict
@@ -320,6 +321,36 @@ def recommendation_cards(
             }
         )
     return cards
+
+
+def form_state(context: dict) -> str:
+    """Return a digest of what the form shows apart from the values picked in it: each
+    select's options, the messages beside the fields, the adjustments and the language.
+
+    The form carries it; a change that leaves it equal, and whose picked values are the ones
+    the form would show, needs only the results region redrawn (`form_unchanged`)."""
+    shown = (
+        get_language(),
+        [(f.name, f.label, [(o.value, o.label) for o in f.options], f.errors)
+         for f in context["fields"]],
+        context["adjustments"],
+        context["workload_errors"],
+        [gpu.slug for gpu in context["gpus"]],
+        list(context["recipes"]),
+    )  # fmt: skip
+    return hashlib.blake2b(repr(shown).encode(), digest_size=12).hexdigest()
+
+
+def form_unchanged(context: dict, query: QueryDict) -> bool:
+    """Whether the customer's form already shows what a redraw would: the same `form_state`
+    and every select's picked value equal to the one sent."""
+    if query.get("form_state") != context["form_state"]:
+        return False
+    for f in context["fields"]:
+        picked = next((o.value for o in f.options if o.selected), None)
+        if picked is None or query.get(f.name) != picked:
+            return False
+    return query.get("prefer_gpu", "") == (context["prefer_gpu"] or "")
 
 
 def configurator_context(
