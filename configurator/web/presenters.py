@@ -109,15 +109,28 @@ class FieldView:
         )
 
 
+# Legacy part slugs by catalog snapshot; each entry keeps its snapshot, so its id stays its own.
+_NOT_OFFERED: dict[int, tuple[CatalogSnapshot, frozenset[str]]] = {}
+
+
+def _not_offered(catalog: CatalogSnapshot) -> frozenset[str]:
+    """Return the slugs of the CPUs, GPUs and platforms kept only for legacy builds."""
+    cached = _NOT_OFFERED.get(id(catalog))
+    if cached is None:
+        kinds = ("cpus", "gpus", "platforms")
+        offered = {item.slug for kind in kinds for item in getattr(catalog.offered, kind)}
+        every = {item.slug for kind in kinds for item in getattr(catalog.everything, kind)}
+        if len(_NOT_OFFERED) >= 8:
+            _NOT_OFFERED.clear()
+        cached = _NOT_OFFERED[id(catalog)] = (catalog, frozenset(every - offered))
+    return cached[1]
+
+
 def build_fields(
     config: Configuration, offered: Choices, errors: dict, catalog: CatalogSnapshot
 ) -> list[FieldView]:
     """Return the configurator's selects, each with what the platform takes."""
-    kinds = ("cpus", "gpus", "platforms")
-    offered_slugs = {item.slug for kind in kinds for item in getattr(catalog.offered, kind)}
-    not_offered = {
-        item.slug for kind in kinds for item in getattr(catalog.everything, kind)
-    } - offered_slugs
+    not_offered = _not_offered(catalog)
 
     def part(item) -> str:
         label = item.name
