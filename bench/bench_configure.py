@@ -8,6 +8,7 @@ checks alone, as JSON, without the page's options, price and HTML.
 
 import json
 import re
+from functools import partial
 from urllib.parse import urlencode
 
 from bench.harness import django_setup, fmt_us, per_call_seconds
@@ -46,22 +47,24 @@ def run() -> dict[str, float]:
     from django.test import Client
 
     client = Client()
-    drawn = client.get(CHANGE, HTTP_HX_REQUEST="true")
+    # Over HTTPS, as the site is served: with DEBUG off, plain HTTP is only a redirect.
+    get, post = partial(client.get, secure=True), partial(client.post, secure=True)
+    drawn = get(CHANGE, HTTP_HX_REQUEST="true")
     assert drawn.status_code == 200
     # The customer then picks another memory size in the form the fragment drew: every field is
     # sent, with the form's state; no select's options depend on memory, so only results change.
     values = form_values(drawn.content.decode()) | {"memory_gb": "512"}
     results_change = "/configure/?" + urlencode(values)
-    assert client.get(results_change, HTTP_HX_REQUEST="true")["HX-Retarget"] == "#results"
-    trivial = per_call_seconds(lambda: client.get("/healthz"), calls=300)
+    assert get(results_change, HTTP_HX_REQUEST="true")["HX-Retarget"] == "#results"
+    trivial = per_call_seconds(lambda: get("/healthz"), calls=300)
     body = json.dumps({"build": BUILD, "workload": WORKLOAD})
     api = per_call_seconds(
-        lambda: client.post("/api/v1/evaluate", body, content_type="application/json"), calls=100
+        lambda: post("/api/v1/evaluate", body, content_type="application/json"), calls=100
     )
-    fragment = per_call_seconds(lambda: client.get(CHANGE, HTTP_HX_REQUEST="true"), calls=60)
-    results = per_call_seconds(lambda: client.get(results_change, HTTP_HX_REQUEST="true"), calls=60)
-    page = per_call_seconds(lambda: client.get(CHANGE), calls=60)
-    fix = per_call_seconds(lambda: client.get(CHANGE + "&fix=P1", HTTP_HX_REQUEST="true"), calls=20)
+    fragment = per_call_seconds(lambda: get(CHANGE, HTTP_HX_REQUEST="true"), calls=60)
+    results = per_call_seconds(lambda: get(results_change, HTTP_HX_REQUEST="true"), calls=60)
+    page = per_call_seconds(lambda: get(CHANGE), calls=60)
+    fix = per_call_seconds(lambda: get(CHANGE + "&fix=P1", HTTP_HX_REQUEST="true"), calls=20)
     ratio = fragment / trivial
     print(f"GET /healthz (trivial view)             {fmt_us(trivial):>10}")
     print(f"POST /api/v1/evaluate, same build       {fmt_us(api):>10}   {api / trivial:.2f}×")
