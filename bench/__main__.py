@@ -1,6 +1,13 @@
 """Run every benchmark: `python -m bench`."""
 
-from bench import bench_configure, bench_evaluate, bench_fleet, bench_quote_pdf, bench_recommend
+from bench import (
+    bench_configure,
+    bench_evaluate,
+    bench_fleet,
+    bench_quote_pdf,
+    bench_recommend,
+    bench_work,
+)
 
 if __name__ == "__main__":
     print("== evaluate")
@@ -11,5 +18,7 @@ if __name__ == "__main__":
     bench_fleet.run()
     print("\n== quote PDF")
     bench_quote_pdf.run()
+    print("\n== recommend, what the work adds")
+    bench_work.run()
     print("\n== configurator page")
     bench_configure.run()

@@ -116,7 +116,8 @@ class GpuAdmin(CatalogAdmin):
     resource_classes = [resources.GpuResource]
     list_display = [
         "name", "slug", "memory_gb", "memory_type", "tdp_w", "form_factor",
-        "nvlink_gbps", "ecc", "gpu_class", "architecture", "price", "offered",
+        "nvlink_gbps", "bf16_tflops", "memory_bandwidth_gbs", "ecc", "gpu_class",
+        "architecture", "price", "offered",
     ]  # fmt: skip
     list_filter = [
         "form_factor", "gpu_class", "architecture", "pcie_gen", *CatalogAdmin.list_filter,

@@ -51,6 +51,10 @@ KINDS: tuple[Kind, ...] = (
             "ecc",
             "gpu_class",
             "architecture",
+            "bf16_tflops",
+            "fp8_tflops",
+            "int8_tops",
+            "memory_bandwidth_gbs",
         ),
     ),
     Kind(

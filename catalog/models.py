@@ -145,6 +145,35 @@ class Gpu(CatalogItem):
         choices=GpuArchitecture,
         help_text=_("Decides the number formats it runs: FP8 needs Hopper or Ada."),
     )
+    # Dense tensor throughput as the datasheet states it, without structured sparsity; 0 means
+    # the GPU has no such format (FP8 before Hopper and Ada) or the figure is not known.
+    bf16_tflops = models.DecimalField(
+        _("BF16/FP16 tensor TFLOPS (dense)"),
+        max_digits=7,
+        decimal_places=2,
+        default=0,
+        validators=[MinValueValidator(Decimal(0))],
+        help_text=_("Dense, without sparsity, FP32 accumulate; 0: not known."),
+    )
+    fp8_tflops = models.DecimalField(
+        _("FP8 tensor TFLOPS (dense)"),
+        max_digits=7,
+        decimal_places=2,
+        default=0,
+        validators=[MinValueValidator(Decimal(0))],
+        help_text=_("Dense, without sparsity; 0: the GPU has no FP8 tensor cores."),
+    )
+    int8_tops = models.DecimalField(
+        _("INT8 tensor TOPS (dense)"),
+        max_digits=7,
+        decimal_places=2,
+        default=0,
+        validators=[MinValueValidator(Decimal(0))],
+        help_text=_("Dense, without sparsity; 0: not known."),
+    )
+    memory_bandwidth_gbs = models.PositiveIntegerField(
+        _("memory bandwidth GB/s"), default=0, help_text=_("0: not known.")
+    )
     history = HistoricalRecords()
 
     class Meta(CatalogItem.Meta):

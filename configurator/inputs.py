@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from configurator.engine import build as engine
 from configurator.engine.catalog import Catalog
 from configurator.engine.pcie import even_split
+from configurator.engine.performance import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
 from configurator.schemas import BuildIn, WorkloadIn
 
 
@@ -185,15 +186,53 @@ def shape_errors(data: WorkloadIn, prefix: str = "workload") -> InputErrors:
     return errors
 
 
-def workload_from_input(data: WorkloadIn) -> engine.Workload:
-    """Return the engine's Workload, or raise InputErrors for a contradictory model shape."""
-    shape_errors(data).raise_if_any()
+TRAIN_WORK = ("train_tokens", "deadline_days")
+INFER_WORK = ("concurrent_users", "prompt_tokens", "output_tokens", "target_tokens_per_s")
+
+
+def _work_errors(data: WorkloadIn, prefix: str) -> InputErrors:
+    """Return what is wrong with the amount of work: fields of the other mode, lengths."""
+    errors = InputErrors()
+    infer = data.mode == "infer"
+    for name in INFER_WORK if not infer else TRAIN_WORK:
+        if getattr(data, name) is not None:
+            mode = "inference" if not infer else "training and fine-tuning"
+            errors.add(f"{prefix}.{name}", f"Only for {mode}; mode is {data.mode!r}.")
+    if data.deadline_days is not None and data.train_tokens is None:
+        errors.add(f"{prefix}.deadline_days", "Give train_tokens: a deadline needs the work.")
+    length = (data.prompt_tokens or 0) + (data.output_tokens or 0)
+    if "context_length" in data.model_fields_set and length > data.context_length:
+        errors.add(
+            f"{prefix}.prompt_tokens",
+            f"prompt_tokens + output_tokens ({length}) exceed context_length "
+            f"({data.context_length}).",
+        )
+    return errors
+
+
+def workload_from_input(data: WorkloadIn, *, prefix: str = "workload") -> engine.Workload:
+    """Return the engine's Workload; raise InputErrors for a contradictory model shape or
+    work that does not fit the mode.
+
+    Without a context length, a request with prompt or output lengths holds exactly those
+    tokens (the defaults of docs/performance.md for the one not given).
+    """
+    errors = shape_errors(data, prefix)
+    errors.merge(_work_errors(data, prefix))
+    errors.raise_if_any()
+    context = data.context_length
+    if "context_length" not in data.model_fields_set and (
+        data.prompt_tokens is not None or data.output_tokens is not None
+    ):
+        context = (data.prompt_tokens or DEFAULT_PROMPT_TOKENS) + (
+            data.output_tokens or DEFAULT_OUTPUT_TOKENS
+        )
     return engine.Workload(
         model_params_b=data.model_params_b,
         mode=engine.Mode(data.mode),
         batch_size=data.batch_size,
         precision=data.precision,
-        context_length=data.context_length,
+        context_length=context,
         finetune_method=engine.FinetuneMethod(data.finetune_method),
         gpu_count=data.gpu_count,
         gpu=data.gpu,
@@ -202,4 +241,10 @@ def workload_from_input(data: WorkloadIn) -> engine.Workload:
         attention_heads=data.attention_heads,
         kv_heads=data.kv_heads,
         vocab_size=data.vocab_size,
+        train_tokens=data.train_tokens,
+        deadline_days=data.deadline_days,
+        concurrent_users=data.concurrent_users,
+        prompt_tokens=data.prompt_tokens,
+        output_tokens=data.output_tokens,
+        target_tokens_per_s=data.target_tokens_per_s,
     )

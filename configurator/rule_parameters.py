@@ -19,12 +19,14 @@ DIMENSIONS: dict[str, Promise] = {
     "fabric": _("Fabric (NVLink and network)"),
     "balance": _("Balance score"),
     "recommender": _("Recommender"),
+    "performance": _("Time, throughput and cost of the work"),
     "other": _("Other"),
 }
 
 GUIDE = _("the operator's field guide")
 DECISION = _("product decision (domain.md §6)")
 NVIDIA_RA = _("NVIDIA reference architecture")
+PERFORMANCE_DOC = _("product decision, calibrated in docs/performance.md")
 
 
 @dataclass(frozen=True)
@@ -127,5 +129,33 @@ PARAMETERS: dict[str, ParameterInfo] = {
     ),
     "recommend_max_nodes": ParameterInfo(
         "recommender", _("Most nodes a recommended build spreads over"), _("nodes"), DECISION,
+    ),
+    "mfu_nvswitch": ParameterInfo(
+        "performance", _("Share of peak tensor throughput sustained on an NVSwitch board"),
+        _("fraction"), PERFORMANCE_DOC,
+    ),
+    "mfu_bridge": ParameterInfo(
+        "performance", _("Share of peak tensor throughput sustained with NVLink bridges"),
+        _("fraction"), PERFORMANCE_DOC,
+    ),
+    "mfu_pcie": ParameterInfo(
+        "performance", _("Share of peak tensor throughput sustained over PCIe only"),
+        _("fraction"), PERFORMANCE_DOC,
+    ),
+    "memory_bandwidth_efficiency": ParameterInfo(
+        "performance", _("Share of GPU memory bandwidth that decoding reads at"), _("fraction"),
+        PERFORMANCE_DOC,
+    ),
+    "comm_bandwidth_efficiency": ParameterInfo(
+        "performance", _("Share of a link's bandwidth an all-reduce achieves"), _("fraction"),
+        PERFORMANCE_DOC,
+    ),
+    "comm_overlap": ParameterInfo(
+        "performance", _("Gradient all-reduce overlaps the backward pass (1) or follows it (0)"),
+        _("0 or 1"), PERFORMANCE_DOC,
+    ),
+    "inference_batch_max": ParameterInfo(
+        "performance", _("Most sequences one inference replica batches for a throughput target"),
+        _("sequences"), PERFORMANCE_DOC,
     ),
 }  # fmt: skip

@@ -81,6 +81,24 @@ class WorkloadIn(StrictSchema):
     attention_heads: int | None = Field(None, ge=1, le=4096)
     kv_heads: int | None = Field(None, ge=1, le=4096)
     vocab_size: int | None = Field(None, ge=1, le=4_000_000)
+    train_tokens: float | None = Field(
+        None, gt=0, le=1e16, description="Training: tokens to train on, e.g. 3e11"
+    )
+    deadline_days: float | None = Field(
+        None, gt=0, le=3650, description="Training: the run must finish within this many days"
+    )
+    concurrent_users: int | None = Field(
+        None, ge=1, le=1_000_000, description="Inference: sequences served at once"
+    )
+    prompt_tokens: int | None = Field(
+        None, ge=1, le=4_194_304, description="Inference: tokens in per request"
+    )
+    output_tokens: int | None = Field(
+        None, ge=1, le=4_194_304, description="Inference: tokens out per request"
+    )
+    target_tokens_per_s: float | None = Field(
+        None, gt=0, le=1e9, description="Inference: output tokens/s the build must sustain"
+    )
 
 
 class EvaluateIn(StrictSchema):
@@ -164,6 +182,21 @@ class PitfallOut(Schema):
     detail: str
     impact: str
     fix: str
+    monthly_loss: float | None = Field(
+        None, description="What the pitfall costs per month in CNY by the guide's measured loss"
+    )
+
+
+class PerformanceOut(Schema):
+    time_to_train_days: float | None = None
+    tokens_per_s: float | None = None
+    time_to_first_token_s: float | None = None
+    cost_per_run: float | None = None
+    cost_per_million_tokens: float | None = None
+    currency: str
+    meets_target: bool
+    monthly_price: float
+    assumptions: list[str]
 
 
 class BalanceOut(Schema):
@@ -186,6 +219,12 @@ class EvaluationOut(Schema):
     checks: list[CheckOut]
     balance: BalanceOut
     ruleset: RulesetRef
+    monthly_price: float | None = None
+    currency: str | None = None
+    balance_monthly_loss: float | None = Field(
+        None, description="An unbalanced node: what its lost utilisation costs a month, CNY"
+    )
+    performance: PerformanceOut | None = None
 
 
 class SizingOut(Schema):
@@ -201,6 +240,7 @@ class SizingOut(Schema):
     card_gb: float | None = Field(None, description="The card's memory in GB (10^9 bytes)")
     usable_fraction: float | None = Field(None, description="Share of the card sizing may fill")
     usable_gb: float | None = Field(None, description="What each GPU may fill, GB")
+    performance: PerformanceOut | None = None
 
 
 class BomLineOut(Schema):
@@ -249,6 +289,7 @@ class RecommendationOut(Schema):
     scenario: str | None
     psu_redundancy: str
     replicas: ReplicasOut | None = None
+    performance: PerformanceOut | None = None
 
 
 class RecommendOut(Schema):

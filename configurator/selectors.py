@@ -198,7 +198,7 @@ def catalog_entry(kind: Kind, item) -> dict[str, object]:
     }
     for name in kind.specs:
         value = getattr(item, name)
-        entry[name] = float(value) if name.endswith("_ghz") else value
+        entry[name] = float(value) if isinstance(value, Decimal) else value
     if kind.key == "platforms":
         entry["gpus"] = [gpu.slug for gpu in item.gpus.all()]
     return entry

@@ -9,6 +9,8 @@ from django.db import transaction
 from configurator import selectors
 from configurator.engine.build import Workload
 from configurator.engine.evaluate import evaluate
+from configurator.engine.performance import Cluster, performance
+from configurator.engine.pricing import build_monthly_price
 from configurator.engine.recommend import Recommendation, recommend
 from configurator.engine.rule_validation import parameter_errors
 from configurator.engine.rules import RuleParams
@@ -63,8 +65,26 @@ def build_evaluate(payload: EvaluateIn) -> dict[str, object]:
         except InputErrors as error:
             errors.merge(error)
     errors.raise_if_any()
-    result = evaluate(build, version.params, workload).as_dict(_translate())
+    evaluation = evaluate(build, version.params, workload)
+    price = build_monthly_price(
+        build,
+        catalog.everything.memory,
+        catalog.everything.find("platforms", payload.build.platform or "") or None,
+        catalog.everything.find("nics", payload.build.nic or "") or None,
+    )
+    result = evaluation.as_dict(_translate(), price)
     result["ruleset"] = version.as_dict()
+    if workload is not None:
+        work = performance(
+            build,
+            workload,
+            version.params,
+            price,
+            evaluation.failed_codes,
+            evaluation.balance.balanced,
+        )
+        if work is not None:
+            result["performance"] = work.as_dict()
     return result
 
 
@@ -135,6 +155,14 @@ def workload_size(workload_in: WorkloadIn, *, profile: str | None = None) -> dic
         result["card_gb"] = round(card_gb(gpu.memory_gb), 2)
         result["usable_fraction"] = fraction
         result["usable_gb"] = round(usable, 2)
+        total = workload.gpu_count or result["gpus_needed"]
+        if workload.has_work and total:
+            cluster = Cluster.of_gpus(gpu, total, version.params)
+            work = performance(cluster, workload, version.params, gpu.monthly_price * total)
+            result["performance"] = work.as_dict()
+            result["performance"]["assumptions"].append(
+                f"priced at the monthly rent of {total} × {gpu.name} alone"
+            )
     return result
 
 
@@ -157,7 +185,7 @@ def build_recommend(payload: RecommendIn) -> dict[str, object]:
 def recommendation_dict(item: Recommendation, ruleset: dict[str, object]) -> dict[str, object]:
     """Return a recommendation in the API's shape: its build posts back to /evaluate as is."""
     build = item.build
-    evaluation = item.evaluation.as_dict(_translate())
+    evaluation = item.evaluation.as_dict(_translate(), item.monthly_price)
     evaluation["ruleset"] = ruleset
     return {
         "build": {
@@ -204,6 +232,7 @@ def recommendation_dict(item: Recommendation, ruleset: dict[str, object]) -> dic
             if item.replicas
             else None
         ),
+        "performance": item.performance.as_dict() if item.performance else None,
     }
 
 

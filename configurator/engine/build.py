@@ -80,6 +80,11 @@ class Gpu:
     datacenter: bool = True
     memory_type: str = ""
     monthly_price: float = 0.0
+    # Dense tensor throughput (datasheet, no sparsity) and memory bandwidth; 0: not known/none.
+    bf16_tflops: float = 0.0
+    fp8_tflops: float = 0.0
+    int8_tops: float = 0.0
+    memory_bandwidth_gbs: int = 0
 
     @property
     def has_nvlink(self) -> bool:
@@ -89,6 +94,20 @@ class Gpu:
         """Return whether this GPU's tensor cores run the number format natively."""
         needed = PRECISION_ARCHITECTURES.get(str(precision).lower())
         return needed is None or self.architecture in needed
+
+    def peak_tflops(self, precision: str) -> float:
+        """Return the dense tensor throughput for a precision's matrix maths; 0 when unknown.
+
+        fp32 runs on TF32 tensor cores, half the 16-bit rate; int4 weight-only formats compute
+        in 16 bits; fp8 and int8 use their own tensor paths where the GPU has them.
+        """
+        if precision == "fp8":
+            return self.fp8_tflops
+        if precision == "int8":
+            return self.int8_tops
+        if precision == "fp32":
+            return self.bf16_tflops / 2
+        return self.bf16_tflops
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +261,9 @@ class Workload:
     `batch_size` is per GPU for training and concurrent sequences for inference.
     The shape fields are optional; sizing derives them from the parameter count when absent.
     `gpu_count` and `gpu` are preferences for the recommender (GPUs over all nodes).
+    The amount of work is optional: `train_tokens` (and a `deadline_days`) for training;
+    `concurrent_users`, `prompt_tokens`, `output_tokens` and `target_tokens_per_s` for
+    inference (docs/performance.md).
     """
 
     model_params_b: float
@@ -257,3 +279,24 @@ class Workload:
     attention_heads: int | None = None
     kv_heads: int | None = None
     vocab_size: int | None = None
+    train_tokens: float | None = None
+    deadline_days: float | None = None
+    concurrent_users: int | None = None
+    prompt_tokens: int | None = None
+    output_tokens: int | None = None
+    target_tokens_per_s: float | None = None
+
+    @property
+    def has_work(self) -> bool:
+        """Return whether the workload states an amount of work to time and price."""
+        if self.mode == Mode.INFER:
+            return any(
+                value is not None
+                for value in (
+                    self.concurrent_users,
+                    self.prompt_tokens,
+                    self.output_tokens,
+                    self.target_tokens_per_s,
+                )
+            )
+        return self.train_tokens is not None

@@ -10,6 +10,7 @@ from configurator.engine import checks, shape_check
 from configurator.engine.balance import Balance, build_balance
 from configurator.engine.build import Build, Workload
 from configurator.engine.findings import Finding
+from configurator.engine.performance import CURRENCY, monthly_losses
 from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
 
@@ -51,18 +52,34 @@ class Evaluation:
         """Return the checks that warn: reported, but they do not reject the build."""
         return tuple(finding for finding in self.checks if finding.warned)
 
-    def as_dict(self, translate: Callable[[str], str] = str) -> dict[str, object]:
+    def as_dict(
+        self, translate: Callable[[str], str] = str, monthly_price: float | None = None
+    ) -> dict[str, object]:
         """Return api.md's evaluate response, less the `ruleset` the caller adds.
 
         `translate` renders each finding's detail and fix (`engine.messages`); English when
-        not given.
+        not given. With the build's monthly price, each triggered pitfall with a measured loss
+        carries `monthly_loss`, and an unbalanced node `balance_monthly_loss`: what it costs a
+        month.
         """
-        return {
+        pitfalls = [f.as_pitfall_dict(translate) for f in self.failures if f.is_pitfall]
+        balance = self.balance.as_dict()
+        result = {
             "verdict": str(self.verdict),
-            "pitfalls": [f.as_pitfall_dict(translate) for f in self.failures if f.is_pitfall],
+            "pitfalls": pitfalls,
             "checks": [finding.as_dict(translate) for finding in self.checks],
-            "balance": self.balance.as_dict(),
+            "balance": balance,
         }
+        if monthly_price is not None:
+            losses = monthly_losses(self.failed_codes, self.balance.balanced, monthly_price)
+            for pitfall in pitfalls:
+                if pitfall["code"] in losses:
+                    pitfall["monthly_loss"] = losses[pitfall["code"]]
+            if "balance" in losses:
+                result["balance_monthly_loss"] = losses["balance"]
+            result["monthly_price"] = round(monthly_price, 2)
+            result["currency"] = CURRENCY
+        return result
 
 
 def evaluate(build: Build, rules: RuleParams, workload: Workload | None = None) -> Evaluation:

@@ -42,6 +42,13 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "nic_speed_gbps_min": (1, 3200),
     "nic_speed_gbps_min_hopper": (1, 3200),
     "recommend_max_nodes": (1, 1024),
+    "mfu_nvswitch": (0.01, 1),
+    "mfu_bridge": (0.01, 1),
+    "mfu_pcie": (0.01, 1),
+    "memory_bandwidth_efficiency": (0.01, 1),
+    "comm_bandwidth_efficiency": (0.01, 1),
+    "comm_overlap": (0, 1),
+    "inference_batch_max": (1, 65536),
 }
 
 
@@ -67,6 +74,8 @@ def parameter_errors(changes: dict[str, object], current: RuleParams) -> dict[st
     merged = {**current.as_dict(), **changes}
     if merged["threads_per_gpu_min"] > merged["threads_per_gpu_max"]:
         errors["threads_per_gpu_min"] = ["Cannot exceed threads_per_gpu_max."]
+    if not merged["mfu_pcie"] <= merged["mfu_bridge"] <= merged["mfu_nvswitch"]:
+        errors["mfu_bridge"] = ["Must lie between mfu_pcie and mfu_nvswitch."]
     if merged["psu_floor_w_4gpu"] > merged["psu_floor_w_8gpu"]:
         errors["psu_floor_w_4gpu"] = ["Cannot exceed psu_floor_w_8gpu."]
     return errors

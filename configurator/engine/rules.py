@@ -61,7 +61,22 @@ class RuleParams:
     nic_speed_gbps_min: int = 200
     nic_speed_gbps_min_hopper: int = 400
     # Recommender: multi-node builds span at most this many nodes.
-    recommend_max_nodes: int = 16
+    recommend_max_nodes: int = 64
+    # Time and cost of the work (docs/performance.md). Share of the dense tensor peak that
+    # training and prefill sustain, counting every executed FLOP (recomputation included), by
+    # how the GPUs of a node talk: NVSwitch board, NVLink bridges, or PCIe only.
+    mfu_nvswitch: float = 0.50
+    mfu_bridge: float = 0.40
+    mfu_pcie: float = 0.30
+    # Share of the datasheet memory bandwidth that decoding reads at (weights + KV cache).
+    memory_bandwidth_efficiency: float = 0.70
+    # Share of a link's bandwidth that a ring all-reduce achieves (NCCL bus bandwidth).
+    comm_bandwidth_efficiency: float = 0.80
+    # 1: gradient communication overlaps the backward pass (only what outlasts it counts).
+    comm_overlap: int = 1
+    # Most sequences one inference replica batches when the workload does not say (vLLM's
+    # default max_num_seqs).
+    inference_batch_max: int = 256
 
     @classmethod
     def from_mapping(cls, values: dict[str, object]) -> RuleParams:

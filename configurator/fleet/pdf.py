@@ -136,6 +136,9 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
                     "probes · 探测",
                     "quotes created / issued / accepted · 报价单 新建/签发/接受",
                     "issued, CNY per month · 签发月租（元）",
+                    "quotes' average balance · 报价平均均衡",
+                    "leads · 线索",
+                    "conversion · 转化率",
                 ]
             ]
             + [
@@ -149,6 +152,9 @@ def monthly_pdf(months: list[dict[str, object]]) -> bytes:
                     m["probes"],
                     f"{m['quotes']} / {m['quotes_issued']} / {m['quotes_accepted']}",
                     f"{m['issued_monthly_cny']:,.2f}",
+                    m["quotes_average_balance"] or "—",
+                    m["leads"],
+                    "—" if m["conversion"] is None else f"{m['conversion']:.0%}",
                 ]
                 for m in months
             ]

@@ -21,6 +21,7 @@ from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import row_build
 from configurator.quotes.models import Quote, QuoteEvent
 from configurator.selectors import snapshots
+from configurator.web.models import Lead
 
 BANDS = ((0, 50), (50, 70), (70, 85), (85, 101))
 
@@ -162,12 +163,15 @@ def probe_problems(probe: NodeProbe, facts=None) -> list[str]:
 
 
 def monthly_figures(months: int = 12) -> list[dict[str, object]]:
-    """Return the last months' figures, newest first: audits, nodes, verdicts, pitfalls, probes
-    and quotes.
+    """Return the last months' figures, newest first: audits, nodes, verdicts, pitfalls, probes,
+    quotes and leads.
 
     A month counts the audits finished in it (nodes audited twice count twice), the node
     probes uploaded in it, the quotes created in it and those issued and accepted in it (with
-    the monthly price of the issued ones); the average balance is weighted by nodes.
+    the monthly price of the issued ones), and the leads received in it; the average balance
+    is weighted by nodes, the quotes' average balance is that of their frozen evaluations.
+    Conversion is the share of the month's leads (a customer's request for a recommended or
+    configured build) that presales turned into a quote.
     """
     figures: dict[str, dict[str, object]] = {}
 
@@ -177,7 +181,8 @@ def monthly_figures(months: int = 12) -> list[dict[str, object]]:
             "month": key, "audits": 0, "nodes": 0, "accepted": 0, "rejected": 0,
             "unbalanced": 0, "balance_sum": 0.0, "counter": Counter(), "probes": 0,
             "probes_rejected": 0, "quotes": 0, "quotes_issued": 0, "quotes_accepted": 0,
-            "issued_monthly_cny": Decimal(0),
+            "issued_monthly_cny": Decimal(0), "quote_balance_sum": 0.0, "leads": 0,
+            "leads_quoted": 0,
         })  # fmt: skip
 
     done = FleetAudit.objects.filter(status=FleetAudit.Status.DONE).defer("source")
@@ -195,8 +200,15 @@ def monthly_figures(months: int = 12) -> list[dict[str, object]]:
         month = month_of(probe.created_at)
         month["probes"] += 1
         month["probes_rejected"] += probe.verdict == "reject"
-    for created_at in Quote.objects.values_list("created_at", flat=True):
-        month_of(created_at)["quotes"] += 1
+    for created_at, evaluation in Quote.objects.values_list("created_at", "evaluation"):
+        month = month_of(created_at)
+        month["quotes"] += 1
+        month["quote_balance_sum"] += float(((evaluation or {}).get("balance") or {}).get(
+            "overall") or 0)  # fmt: skip
+    for created_at, status in Lead.objects.values_list("created_at", "status"):
+        month = month_of(created_at)
+        month["leads"] += 1
+        month["leads_quoted"] += status == Lead.Status.QUOTED
     events = QuoteEvent.objects.filter(action__in=("issue", "accept")).select_related("quote")
     for event in events.only("action", "at", "quote__monthly_price"):
         month = month_of(event.at)
@@ -217,14 +229,33 @@ def monthly_figures(months: int = 12) -> list[dict[str, object]]:
             for code, count in month.pop("counter").most_common()
         ]
         del month["balance_sum"]
+        quotes, quote_balance = month["quotes"], month.pop("quote_balance_sum")
+        month["quotes_average_balance"] = round(quote_balance / quotes, 1) if quotes else None
+        month["conversion"] = month["leads_quoted"] / month["leads"] if month["leads"] else None
         listed.append(month)
     return listed
 
 
 def monthly_charts(months: list[dict[str, object]]) -> dict[str, object]:
-    """Return the monthly report's charts: nodes audited, share rejected, average balance."""
+    """Return the monthly report's charts: nodes audited, share rejected, average balance,
+    leads and quotes, conversion."""
     oldest_first = list(reversed(months))
     return {
+        "leads": bars([(m["month"], m["leads"], str(m["leads"]), "neutral") for m in oldest_first]),
+        "quotes": bars(
+            [(m["month"], m["quotes"], str(m["quotes"]), "neutral") for m in oldest_first]
+        ),
+        "conversion": bars(
+            [
+                (
+                    m["month"],
+                    m["conversion"] or 0,
+                    "—" if m["conversion"] is None else f"{m['conversion']:.0%}",
+                    "good",
+                )
+                for m in oldest_first
+            ]
+        ),
         "nodes": bars([(m["month"], m["nodes"], str(m["nodes"]), "neutral") for m in oldest_first]),
         "rejected": bars(
             [

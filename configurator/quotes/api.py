@@ -29,6 +29,7 @@ def quote_json(quote: Quote, request: HttpRequest) -> dict[str, object]:
         "previous": quote.previous.number if quote.previous else None,
         "status": quote.status,
         "owner": quote.owner.get_username(),
+        "lead": quote.lead_id,
         "customer": {
             "name": quote.customer_name,
             "company": quote.customer_company,

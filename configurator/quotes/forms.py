@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from pydantic import ValidationError as SchemaError
 
 from configurator.schemas import BuildIn, WorkloadIn
+from configurator.web.models import LeadBuild
 
 
 class QuoteForm(forms.Form):
@@ -29,6 +30,8 @@ class QuoteForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
         help_text=_("Optional, as JSON: the workload the build is for."),
     )
+
+    saved_build = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     def _schema_field(self, name: str, schema):
         text = self.cleaned_data.get(name, "").strip()
@@ -53,6 +56,29 @@ class QuoteForm(forms.Form):
 
     def clean_workload(self) -> WorkloadIn | None:
         return self._schema_field("workload", WorkloadIn)
+
+    def clean_saved_build(self) -> LeadBuild | None:
+        pk = self.cleaned_data.get("saved_build")
+        if pk is None:
+            return None
+        saved = LeadBuild.objects.select_related("lead").filter(pk=pk).first()
+        if saved is None:
+            raise forms.ValidationError(_("This saved build no longer exists."))
+        return saved
+
+    @classmethod
+    def initial_from(cls, saved: LeadBuild) -> dict[str, object]:
+        """Return the form's starting values for a build saved to a lead: its customer too."""
+        lead = saved.lead
+        return {
+            "customer_name": lead.name,
+            "customer_company": lead.company,
+            "customer_email": lead.email,
+            "customer_phone": lead.phone,
+            "build": json.dumps(saved.build),
+            "workload": json.dumps(saved.workload) if saved.workload else "",
+            "saved_build": saved.pk,
+        }
 
 
 class TransitionForm(forms.Form):

@@ -75,6 +75,23 @@ class Quote(models.Model):
         verbose_name=_("revision of"),
     )
     revision = models.PositiveSmallIntegerField(_("revision"), default=1)
+    lead = models.ForeignKey(
+        "web.Lead",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="quotes",
+        verbose_name=_("lead"),
+    )
+    saved_build = models.ForeignKey(
+        "web.LeadBuild",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="quotes",
+        verbose_name=_("saved build"),
+        help_text=_("The build saved to the lead that this quote was written from."),
+    )
 
     customer_name = models.CharField(_("customer name"), max_length=120)
     customer_company = models.CharField(_("company"), max_length=200, blank=True)

@@ -35,6 +35,8 @@ from configurator.quotes.models import (
 )
 from configurator.quotes.selectors import quote_bom
 from configurator.schemas import BuildIn, EvaluateIn, WorkloadIn
+from configurator.web.models import Lead, LeadBuild
+from configurator.web.services import lead_status_set
 
 CENT = Decimal("0.01")
 
@@ -159,8 +161,12 @@ def quote_create(
     discount_pct: Decimal = Decimal(0),
     valid_days: int | None = None,
     previous: Quote | None = None,
+    saved_build: LeadBuild | None = None,
 ) -> Quote:
-    """Create a draft quote with the next number of the year, priced and evaluated now."""
+    """Create a draft quote with the next number of the year, priced and evaluated now.
+
+    Written from a build saved to a lead, the quote links both, and the lead becomes quoted.
+    """
     if not owner.has_perm("quotes.add_quote"):
         raise TransitionRefused(403, {"quote": [_("Only presales and architects write quotes.")]})
     content = quote_content(
@@ -175,6 +181,8 @@ def quote_create(
         owner=owner,
         previous=previous,
         revision=previous.revision + 1 if previous else 1,
+        lead=saved_build.lead if saved_build else previous.lead if previous else None,
+        saved_build=saved_build or (previous.saved_build if previous else None),
         customer_name=customer.name,
         customer_company=customer.company,
         customer_email=customer.email,
@@ -184,6 +192,8 @@ def quote_create(
     )
     comment = _("Revision of %(number)s") % {"number": previous.number} if previous else ""
     _record(quote, action="create", before="", user=owner, comment=comment)
+    if quote.lead is not None and quote.lead.status != Lead.Status.QUOTED:
+        lead_status_set(lead=quote.lead, status=Lead.Status.QUOTED)
     return quote
 
 

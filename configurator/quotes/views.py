@@ -22,6 +22,7 @@ from configurator.quotes import links, selectors, services
 from configurator.quotes.api import pdf_response
 from configurator.quotes.forms import QuoteForm, TransitionForm
 from configurator.quotes.models import REQUOTABLE, Quote, Status
+from configurator.web.models import LeadBuild
 
 staff_quotes = permission_required("quotes.view_quote", raise_exception=True)
 
@@ -63,8 +64,14 @@ def _apply_errors(form: QuoteForm, errors: dict[str, list[str]]) -> None:
 @permission_required("quotes.add_quote", raise_exception=True)
 @require_http_methods(["GET", "POST"])
 def quote_new(request: HttpRequest) -> HttpResponse:
-    """Create a draft quote from a build (JSON, e.g. ?build= from a saved build)."""
-    form = QuoteForm(request.POST or None, initial={"build": request.GET.get("build", "")})
+    """Create a draft quote from a build: one saved to a lead (?saved_build=), or ?build= JSON."""
+    initial: dict[str, object] = {"build": request.GET.get("build", "")}
+    if request.GET.get("saved_build", "").isdigit() and request.user.has_perm("web.view_lead"):
+        saved = LeadBuild.objects.select_related("lead").filter(pk=request.GET["saved_build"])
+        if not saved.exists():
+            raise Http404("No such saved build")
+        initial = QuoteForm.initial_from(saved.get())
+    form = QuoteForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -75,6 +82,7 @@ def quote_new(request: HttpRequest) -> HttpResponse:
                 workload=data["workload"],
                 term_months=data["term_months"],
                 discount_pct=Decimal(data["discount_pct"]),
+                saved_build=data["saved_build"],
             )
         except InputErrors as error:
             _apply_errors(form, error.errors)

@@ -15,6 +15,8 @@ PERMALINK_FIELDS = (
     "psu_watts", "nvlink", "numa_binding", "platform", "nodes", "nics", "nic",
 )  # fmt: skip
 WORKLOAD_FIELDS = ("model_params_b", "mode", "batch_size", "precision", "context_length")
+# The amount of work (api.md "Work, time and cost"): in the permalink only when given.
+WORK_FIELDS = ("train_tokens", "deadline_days", "target_tokens_per_s")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,13 +77,17 @@ class WorkloadChoice:
     batch_size: int = 1
     precision: str = "bf16"
     context_length: int = 2048
+    train_tokens: float | None = None
+    deadline_days: float | None = None
+    target_tokens_per_s: float | None = None
 
     def workload_input(self) -> dict[str, object]:
-        """Return the workload in the shape of the API's `workload`."""
-        return asdict(self)
+        """Return the workload in the shape of the API's `workload` (work fields when given)."""
+        return {name: value for name, value in asdict(self).items() if value is not None}
 
     def query(self) -> list[tuple[str, str]]:
-        return [(name, query_value(getattr(self, name))) for name in WORKLOAD_FIELDS]
+        given = [name for name in WORK_FIELDS if getattr(self, name) is not None]
+        return [(name, query_value(getattr(self, name))) for name in (*WORKLOAD_FIELDS, *given)]
 
 
 def query_value(value: object) -> str:

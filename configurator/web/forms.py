@@ -101,6 +101,15 @@ class WorkloadForm(forms.Form):
         label=_("Context length (tokens)"), min_value=1, max_value=4_194_304, required=False
     )
     prefer_gpu = forms.CharField(label=_("Preferred GPU"), max_length=120, required=False)
+    train_tokens = forms.FloatField(
+        label=_("Tokens to train on"), min_value=1, max_value=1e16, required=False
+    )
+    deadline_days = forms.FloatField(
+        label=_("Deadline (days)"), min_value=0.01, max_value=3650, required=False
+    )
+    target_tokens_per_s = forms.FloatField(
+        label=_("Output tokens per second to serve"), min_value=1, max_value=1e9, required=False
+    )
 
     def clean(self) -> dict:
         cleaned = super().clean()
@@ -120,6 +129,11 @@ class WorkloadForm(forms.Form):
             batch_size=data.get("batch_size") or 1,
             precision=data.get("precision") or "bf16",
             context_length=data.get("context_length") or 2048,
+            **{
+                name: data[name]
+                for name in ("train_tokens", "deadline_days", "target_tokens_per_s")
+                if data.get(name) is not None
+            },
         )
 
 

@@ -1,7 +1,5 @@
 """Leads: a customer's quote request, with the build and workload it was made for."""
 
-import json
-
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -71,8 +69,3 @@ class LeadBuild(models.Model):
 
     def __str__(self) -> str:
         return f"{self.lead} · {self.created_at:%Y-%m-%d %H:%M}"
-
-    @property
-    def build_json(self) -> str:
-        """Return the build as the quote form takes it."""
-        return json.dumps(self.build)

@@ -198,11 +198,18 @@ def comparison_rows(columns: list[dict]) -> list[tuple[str, list[dict | None]]]:
     return [(code, [rows.get(code) for rows in by_code]) for code in codes]
 
 
-def check_rows(evaluation: dict | None) -> list[dict]:
-    """Return every check for display: status, title in the request's language, numbers."""
+def check_rows(evaluation: dict | None, monthly_price: float | None = None) -> list[dict]:
+    """Return every check for display: status, title in the request's language, numbers,
+    and for a triggered pitfall with a measured loss what it costs a month on this bill."""
     if not evaluation:
         return []
     zh = chinese()
+    scale = _price_scale(evaluation, monthly_price)
+    losses = {
+        pitfall["code"]: pitfall["monthly_loss"] * scale
+        for pitfall in evaluation.get("pitfalls", [])
+        if pitfall.get("monthly_loss") is not None
+    }
     rows = []
     for check in evaluation["checks"]:
         rows.append(
@@ -219,16 +226,73 @@ def check_rows(evaluation: dict | None) -> list[dict]:
                     for name, value in check.get("numbers", {}).items()
                 ),
                 "fixable": check["status"] == "fail",
+                "monthly_loss": cny(losses[check["code"]]) if check["code"] in losses else "",
             }
         )  # fmt: skip
     return sorted(rows, key=lambda row: STATUS_ORDER.get(row["status"], 4))
 
 
-def balance_view(evaluation: dict | None) -> dict | None:
+def _price_scale(evaluation: dict, monthly_price: float | None) -> float:
+    """Return the factor from the API's price of the named parts to the page's bill.
+
+    The API prices the parts a build names; the page's bill prices every line (PSUs, the
+    platform it assumes). Losses and costs are shares of the rent, so they follow the bill.
+    """
+    priced = evaluation.get("monthly_price")
+    if not priced or monthly_price is None:
+        return 1.0
+    return monthly_price / priced
+
+
+def performance_view(evaluation: dict | None, monthly_price: float | None = None) -> list:
+    """Return the work's figures as (label, value) rows: time, throughput, cost."""
+    work = (evaluation or {}).get("performance")
+    if not work:
+        return []
+    scale = _price_scale(evaluation, monthly_price)
+    rows = []
+    if work.get("time_to_train_days") is not None:
+        rows.append(
+            (
+                gettext("Time to train"),
+                ngettext("%(days)s day", "%(days)s days", round(work["time_to_train_days"]))
+                % {"days": localized(round(work["time_to_train_days"], 1))},
+            )
+        )
+        rows.append((gettext("Cost per run"), cny(work["cost_per_run"] * scale)))
+    if work.get("tokens_per_s") is not None:
+        rows.append((gettext("Output tokens per second"), localized(round(work["tokens_per_s"]))))
+        rows.append(
+            (
+                gettext("Time to first token"),
+                gettext("%(s)s s") % {"s": localized(round(work["time_to_first_token_s"], 2))},
+            )
+        )
+        rows.append(
+            (
+                gettext("Cost per million output tokens"),
+                cny_exact(work["cost_per_million_tokens"] * scale),
+            )
+        )
+    if not work["meets_target"]:
+        rows.append((gettext("Deadline or target"), gettext("missed")))
+    return rows  # fmt: skip
+
+
+def cny_exact(amount: float) -> str:
+    """Format a small amount in CNY with two decimals (per-token prices)."""
+    number = number_format(amount, decimal_pos=2, use_l10n=True, force_grouping=True)
+    return gettext("CNY %(amount)s") % {"amount": number}
+
+
+def balance_view(evaluation: dict | None, monthly_price: float | None = None) -> dict | None:
     if not evaluation:
         return None
     balance = evaluation["balance"]
+    loss = evaluation.get("balance_monthly_loss")
+    scale = _price_scale(evaluation, monthly_price)
     return {
+        "monthly_loss": cny(loss * scale) if loss is not None else "",
         "overall": round(balance["overall"]),
         "threshold": round(balance["threshold"]),
         "balanced": balance["balanced"],
@@ -286,10 +350,11 @@ def assessment_context(assessment: Assessment, catalog: CatalogSnapshot | None =
     return {
         "verdict": evaluation["verdict"] if evaluation else None,
         "ruleset": evaluation["ruleset"] if evaluation else None,
-        "checks": check_rows(evaluation),
+        "checks": check_rows(evaluation, assessment.bill.monthly_price),
+        "performance": performance_view(evaluation, assessment.bill.monthly_price),
         "check_order": [check["code"] for check in (evaluation or {}).get("checks", [])],
         "failures": sum(1 for c in (evaluation or {}).get("checks", []) if c["status"] == "fail"),
-        "balance": balance_view(evaluation),
+        "balance": balance_view(evaluation, assessment.bill.monthly_price),
         "bill": bill_view(assessment),
         "input_errors": assessment.errors,
         "permalink": assessment.permalink_query,
@@ -326,6 +391,7 @@ def recommendation_cards(
                 "memory_gb": config.memory_gb,
                 "price": cny(item.monthly_price),
                 "why": item.why,
+                "performance": performance_view({"performance": item.performance}),
                 "scenario": item.scenario,
                 "verdict": item.verdict,
                 "permalink": permalink_query(config, workload),

@@ -8,7 +8,12 @@ from django.http import QueryDict
 
 from configurator import selectors
 from configurator.web import services
-from configurator.web.configuration import WORKLOAD_FIELDS, Configuration, WorkloadChoice
+from configurator.web.configuration import (
+    WORK_FIELDS,
+    WORKLOAD_FIELDS,
+    Configuration,
+    WorkloadChoice,
+)
 from configurator.web.forms import ConfigurationForm, WorkloadForm
 from configurator.web.options import Adjustment, conform
 
@@ -55,7 +60,7 @@ def read_query(query: QueryDict, *, snapshot: services.Snapshot | None = None) -
     errors = {name: list(messages) for name, messages in form.errors.items()}
     errors.update({name: list(messages) for name, messages in workload_form.errors.items()})
     workload = workload_form.workload() if not workload_form.errors else None
-    values = {name: query.get(name, "")[:40] for name in WORKLOAD_FIELDS}
+    values = {name: query.get(name, "")[:40] for name in (*WORKLOAD_FIELDS, *WORK_FIELDS)}
     if workload is not None:
         values = dict(workload.query())
     return Request(

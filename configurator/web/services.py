@@ -167,6 +167,7 @@ class Recommended:
     why: str
     scenario: str | None
     verdict: str
+    performance: dict | None = None  # the work's figures (api.md), when the workload has work
 
 
 def workload_recommend(
@@ -203,6 +204,7 @@ def workload_recommend(
                 item["why"],
                 item["scenario"],
                 item["evaluation"]["verdict"],
+                item.get("performance"),
             )
         )
     return found, answer["reason"]

@@ -81,6 +81,36 @@ def test_gpu_datasheet_values(slug, memory_gb, memory_type, tdp_w, form_factor, 
     assert (gpu.form_factor, gpu.nvlink_gbps) == (form_factor, nvlink_gbps)
 
 
+@pytest.mark.parametrize(
+    ("slug", "bf16_tflops", "fp8_tflops", "int8_tops", "memory_bandwidth_gbs"),
+    [
+        ("rtx-4090", "165.2", "330.3", "660.6", 1008),
+        ("l20", "119.5", "239", "239", 864),
+        ("l40s", "362.05", "733", "733", 864),
+        ("a800-80g-pcie", "312", "0", "624", 1935),
+        ("a800-80g-sxm", "312", "0", "624", 2039),
+        ("h100-80g-pcie", "756", "1513", "1513", 2000),
+        ("h100-80g-sxm", "989.4", "1978.9", "1978.9", 3350),
+    ],
+)
+def test_gpu_dense_throughput_and_bandwidth_are_the_datasheets(
+    slug, bf16_tflops, fp8_tflops, int8_tops, memory_bandwidth_gbs
+):
+    gpu = Gpu.objects.get(slug=slug)
+    assert (gpu.bf16_tflops, gpu.fp8_tflops, gpu.int8_tops) == (
+        Decimal(bf16_tflops),
+        Decimal(fp8_tflops),
+        Decimal(int8_tops),
+    )
+    assert gpu.memory_bandwidth_gbs == memory_bandwidth_gbs
+    assert "Throughput:" in gpu.notes and "https://" in gpu.notes
+
+
+def test_only_hopper_and_ada_gpus_have_fp8():
+    without = set(Gpu.objects.filter(fp8_tflops=0).values_list("slug", flat=True))
+    assert without == {"a800-80g-pcie", "a800-80g-sxm"}
+
+
 def test_rtx_4090_and_l20_have_no_nvlink():
     assert not Gpu.objects.filter(slug__in=["rtx-4090", "l20"], nvlink_gbps__gt=0).exists()
 

@@ -121,6 +121,10 @@ def rtx_4090() -> Gpu:
         ecc=False,
         datacenter=False,
         memory_type="GDDR6X",
+        bf16_tflops=165.2,
+        fp8_tflops=330.3,
+        int8_tops=660.6,
+        memory_bandwidth_gbs=1008,
     )
 
 
@@ -133,6 +137,10 @@ def l20() -> Gpu:
         pcie_gen=4,
         architecture=Architecture.ADA,
         memory_type="GDDR6",
+        bf16_tflops=119.5,
+        fp8_tflops=239,
+        int8_tops=239,
+        memory_bandwidth_gbs=864,
     )
 
 
@@ -146,6 +154,9 @@ def a800_pcie() -> Gpu:
         architecture=Architecture.AMPERE,
         nvlink_gbps=400,
         memory_type="HBM2e",
+        bf16_tflops=312,
+        int8_tops=624,
+        memory_bandwidth_gbs=1935,
     )
 
 
@@ -160,6 +171,9 @@ def a800_sxm() -> Gpu:
         form_factor=FormFactor.SXM,
         nvlink_gbps=400,
         memory_type="HBM2e",
+        bf16_tflops=312,
+        int8_tops=624,
+        memory_bandwidth_gbs=2039,
     )
 
 
@@ -174,6 +188,10 @@ def h100_sxm() -> Gpu:
         form_factor=FormFactor.SXM,
         nvlink_gbps=900,
         memory_type="HBM3",
+        bf16_tflops=989.4,
+        fp8_tflops=1978.9,
+        int8_tops=1978.9,
+        memory_bandwidth_gbs=3350,
     )
 
 

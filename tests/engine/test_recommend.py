@@ -171,7 +171,7 @@ def test_the_limit_on_nodes_is_said_with_the_largest_node_it_allows():
     workload = Workload(2000, Mode.TRAIN, batch_size=8)
     reason = recommend(workload, CATALOG, RULES).reason
     # Nodes of 8: no platform here has PCIe switches for 10, and nodes stay within the limit.
-    assert "16 nodes of 8 GPUs (128 GPUs) is the most a build spans" in reason
+    assert "64 nodes of 8 GPUs (512 GPUs) is the most a build spans" in reason
 
 
 def test_rejections_are_said_in_the_users_words():

@@ -145,3 +145,24 @@ def test_probe_pdf_gives_the_probe_time_as_the_page_does(architect_client):
     report = architect_client.get(response["Location"] + "report.pdf").content
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(report)).pages)
     assert local in text
+
+
+def test_month_counts_leads_and_their_conversion_into_quotes(architect_client):
+    from configurator.web.models import Lead
+    from tests.quotes.conftest import GOOD_BUILD
+
+    def lead(status):
+        return Lead.objects.create(
+            name="Li Na", company="Example Co", email="li@example.cn", phone="+86 21 5555 0100",
+            build=GOOD_BUILD, permalink="/configure/?cpu=xeon-gold-6530", monthly_price=1,
+            verdict="accept", language="zh-hans", status=status,
+        )  # fmt: skip
+
+    lead(Lead.Status.QUOTED)
+    lead(Lead.Status.NEW)
+    lead(Lead.Status.IN_PROGRESS)
+    lead(Lead.Status.QUOTED)
+    [month] = selectors.monthly_figures()
+    assert (month["leads"], month["leads_quoted"], month["conversion"]) == (4, 2, 0.5)
+    html = architect_client.get(reverse("fleet:monthly")).content.decode()
+    assert "50 %" in html

@@ -144,3 +144,36 @@ def test_a_quote_the_customer_accepted_is_not_called_passed_in_chinese(presales_
     page = presales_client.get("/quotes/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "已接受" in page  # the status tab: accepted by the customer
     assert ">通过<" not in page  # 通过 is the rules' verdict "accepted", not a quote status
+
+
+def test_a_quote_from_a_saved_build_links_its_lead_and_marks_it_quoted(presales_client, presales):
+    from configurator.web.models import Lead, LeadBuild
+
+    lead = Lead.objects.create(
+        name="Li Wei", company="Example AI Ltd", email="li@example.com", phone="+86 10 1234",
+        build=GOOD_BUILD, workload=WORKLOAD, permalink="", monthly_price=1, verdict="accept",
+        language="en",
+    )  # fmt: skip
+    saved = LeadBuild.objects.create(
+        lead=lead, build=GOOD_BUILD, workload=WORKLOAD, permalink="", monthly_price=1,
+        verdict="accept", created_by=presales,
+    )  # fmt: skip
+    form = presales_client.get(f"/quotes/new/?saved_build={saved.pk}").content.decode()
+    assert "Example AI Ltd" in form and "li@example.com" in form and "xeon-gold-6530" in form
+    data = {
+        **FORM,
+        "customer_name": "Li Wei",
+        "customer_company": "Example AI Ltd",
+        "saved_build": str(saved.pk),
+    }
+    response = presales_client.post("/quotes/new/", data)
+    assert response.status_code == 302
+    quote = Quote.objects.get()
+    assert quote.lead == lead and quote.saved_build == saved
+    lead.refresh_from_db()
+    assert lead.status == Lead.Status.QUOTED
+    assert presales_client.get(f"/quotes/{quote.number}/").content.decode().count("Example AI")
+
+
+def test_an_unknown_saved_build_is_404(presales_client):
+    assert presales_client.get("/quotes/new/?saved_build=999").status_code == 404

@@ -185,7 +185,8 @@ def test_a_saved_build_opens_a_new_quote_with_its_build(presales_client, lead):
         reverse("web:presales_lead_save", args=[lead.pk]), {"build": BUILD, "note": ""}
     )
     html = presales_client.get(reverse("web:presales_lead", args=[lead.pk])).content.decode()
-    start = html.index(reverse("quotes:new") + "?build=")
+    start = html.index(reverse("quotes:new") + "?saved_build=")
     link = html[start : html.index('"', start)]
-    form = presales_client.get(link.replace("&amp;", "&")).content.decode()
+    form = presales_client.get(link).content.decode()
     assert "h100-80g-sxm" in form
+    assert lead.company in form and lead.email in form  # the customer comes from the lead

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from configurator.engine.build import Gpu, Mode, Workload
 from configurator.engine.findings import num
 from configurator.engine.memory import memory_requirement
+from configurator.engine.performance import Cluster, performance
 from configurator.engine.power import power_budget
 from configurator.engine.recommend.results import Recommendation
 from configurator.engine.registry import REGISTRY, CheckKind
@@ -28,6 +29,7 @@ class Rejection(StrEnum):
     MEMORY_SLOTS = "the RAM the rules ask for does not fit the platform's DIMM slots"
     PSU_BAYS = "no redundant PSU set that the platform's bays take covers the power need"
     BALANCE = "balance score below the threshold"
+    WORK = "misses the deadline or throughput target"
 
 
 def _count(n: int, noun: str) -> str:
@@ -113,7 +115,35 @@ def explain(item: Recommendation, workload: Workload, rules: RuleParams, scenari
             pairing = f"{scenario.code} ({scenario.name})"
             parts.append(f"The guide's standard pairing {pairing}: {scenario.result}.")
     parts.append(f"Balance {num(item.evaluation.balance.overall)}.")
+    if item.performance is not None:
+        parts.insert(0, work_line(item))
     return " ".join(parts)
+
+
+def work_line(item: Recommendation) -> str:
+    """Say what the work takes and costs on this build: "23 days on 4 × 8 H100; ¥… per run"."""
+    build, work = item.build, item.performance
+    where = (
+        f"{build.nodes} × {build.gpu_count} {build.gpu.name}"
+        if build.nodes > 1
+        else f"{build.gpu_count} × {build.gpu.name}"
+    )
+    if work.time_to_train_days is not None:
+        line = f"{num(work.time_to_train_days)} days on {where}; ¥{work.cost_per_run:,.0f} per run"
+    elif work.tokens_per_s is not None:
+        terms = work.terms
+        served = (
+            f"{_count(int(terms['replicas']), 'replica')} of {int(terms['replica_gpus'])} GPUs, "
+            f"{int(terms['sequences'])} sequences in flight each"
+        )
+        line = (
+            f"{work.tokens_per_s:,.0f} output tokens/s on {where} ({served}), first token in "
+            f"{work.time_to_first_token_s:.2f} s; ¥{work.cost_per_million_tokens:,.2f} per "
+            "million output tokens"
+        )
+    else:
+        return "No datasheet throughput for this GPU: the work is not timed."
+    return line + "."
 
 
 def _rejection_words(code: str) -> str:
@@ -162,6 +192,8 @@ def no_build_reason(
             if workload.gpu
             else "The catalog offers no GPU."
         )
+    if search.by_work and not search.needed and search.rejections.get(Rejection.WORK):
+        return work_reason(workload, gpus, rules, max_gpus)
     if not search.needed:
         largest = max(gpus, key=lambda g: g.memory_gb)
         count = workload.gpu_count or max_gpus
@@ -194,3 +226,32 @@ def no_build_reason(
         for code, count in search.rejections.most_common(3)
     )
     return f"Every candidate build was rejected; most often: {common}."
+
+
+def work_reason(workload: Workload, gpus: list[Gpu], rules: RuleParams, max_gpus: int) -> str:
+    """Say that no build within the node limit meets the deadline or target, and the best."""
+    best = None
+    for gpu in gpus:
+        work = performance(Cluster.of_gpus(gpu, max_gpus, rules), workload, rules, 0.0)
+        if work is None or (work.time_to_train_days is None and work.tokens_per_s is None):
+            continue
+        score = (
+            work.time_to_train_days if work.time_to_train_days is not None else -(work.tokens_per_s)
+        )
+        if best is None or score < best[0]:
+            best = (score, gpu, work)
+    limit = f"{max_gpus} GPUs"
+    if workload.deadline_days is not None:
+        deadline = num(workload.deadline_days)
+        said = f"No build of up to {limit} meets the deadline of {deadline} days"
+        if best:
+            days = num(best[2].time_to_train_days)
+            said += f": the fastest, {max_gpus} × {best[1].name}, takes {days} days"
+    else:
+        target = workload.target_tokens_per_s
+        said = f"No build of up to {limit} serves the target of {num(target)} output tokens/s"
+        if best:
+            said += (
+                f": the fastest, {max_gpus} × {best[1].name}, serves {best[2].tokens_per_s:,.0f}"
+            )
+    return said + "."

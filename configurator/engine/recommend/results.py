@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from configurator.engine.build import Build, Mode, Nic, Platform, Workload
 from configurator.engine.evaluate import Evaluation
+from configurator.engine.performance import Performance
 from configurator.engine.shapes import Replicas
 
 
@@ -68,6 +69,7 @@ class Recommendation:
     psu_scheme: str = ""
     replicas: Replicas | None = None  # inference: the model copies the GPUs hold
     tier: int = 0  # 1: multi-node training off an NVSwitch board, ranked after tier 0
+    performance: Performance | None = None  # time, throughput and cost of the work, if any
 
 
 @dataclass(frozen=True)
@@ -78,5 +80,13 @@ class Recommendations:
 
 
 def rank_key(item: Recommendation) -> tuple[int, float, float]:
-    """NVSwitch boards first for multi-node training; then cheapest, then better balanced."""
-    return (item.tier, round(item.monthly_price, 2), -item.evaluation.balance.overall)
+    """Rank by what the work costs when the workload states it (docs/performance.md).
+
+    With an amount of work: cheapest run, or cheapest million output tokens, first; the
+    interconnect is already in that cost. Without: NVSwitch boards first for multi-node
+    training, then cheapest per month. Then the better balanced.
+    """
+    balance = -item.evaluation.balance.overall
+    if item.performance is not None:
+        return (0, round(item.performance.work_cost, 4), balance)
+    return (item.tier, round(item.monthly_price, 2), balance)

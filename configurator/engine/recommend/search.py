@@ -21,6 +21,7 @@ from configurator.engine.evaluate import Verdict, evaluate
 from configurator.engine.fabric import nic_requirement
 from configurator.engine.findings import Status
 from configurator.engine.memory import memory_requirement
+from configurator.engine.performance import Cluster, Performance, gpus_for_work, performance
 from configurator.engine.power import power_budget
 from configurator.engine.recommend.explain import Rejection, explain, no_build_reason
 from configurator.engine.recommend.layouts import (
@@ -81,6 +82,62 @@ class Search:
     nics: dict[int, Nic | None] = field(default_factory=dict)  # cheapest by minimum speed
     deployments: dict[tuple, Deployment | None] = field(default_factory=dict)
     replicas: dict[tuple[float, int], int | None] = field(default_factory=dict)
+    missed: set[str] = field(default_factory=set)  # GPU slugs whose builds missed the target
+    work: dict[tuple, Performance | None] = field(default_factory=dict)  # at a price of 1
+    node_floor: float = 0.0  # the cheapest platform with its cheapest CPUs: what a node adds
+    node_gpus_max: int = 8  # the most GPU slots of any platform
+    ram_per_gb: float = 0.0  # the cheapest ECC RDIMM's monthly price per GB
+
+    def work_for(self, build: Build, price: float) -> Performance | None:
+        """Return the build's performance at its price; memoised on what the figures read."""
+        key = (build.gpu.slug, build.gpu_count, build.nodes, build.nvlink, build.nics,
+               build.nic_speed_gbps, build.pcie_gen)  # fmt: skip
+        if key not in self.work:
+            self.work[key] = performance(build, self.workload, self.rules, 1.0)
+        unit = self.work[key]
+        return unit.priced(price) if unit else None
+
+    def work_floor(self, gpu: Gpu) -> float:
+        """Return a lower bound of what the work costs on this GPU: its GPUs alone, on the best
+        interconnect the GPU has (`Cluster.of_gpus`). Memoised on the figures it reads."""
+        # No build has fewer GPUs than the smallest node a platform deploys them in (SXM
+        # modules come in whole boards).
+        smallest = min(
+            (
+                sizes[0]
+                for platform in self.catalog.platforms
+                if platform.takes_gpu(gpu)
+                and (sizes := platform_node_sizes(gpu, platform, self.rules))
+            ),
+            default=1,
+        )
+        gpus = max(self.needed[gpu.slug], smallest)
+        key = ("floor", gpu.bf16_tflops, gpu.fp8_tflops, gpu.int8_tops, gpu.memory_bandwidth_gbs,
+               gpu.memory_gb, gpu.nvlink_gbps, gpu.form_factor, gpu.pcie_gen, gpus)  # fmt: skip
+        if key not in self.work:
+            cluster = Cluster.of_gpus(gpu, gpus, self.rules)
+            self.work[key] = performance(cluster, self.workload, self.rules, 1.0)
+        unit = self.work[key]
+        if unit is None:
+            return 0.0
+        nodes = math.ceil(gpus / max(self.node_gpus_max, 1))
+        # What any build of them also rents: per node a platform, its CPUs and two PSUs (a
+        # spare is required); the RAM the rules ask for, at the cheapest ECC RDIMM per GB.
+        ram = self.rules.memory_vram_ratio_min * gpus * gpu.memory_gb * self.ram_per_gb
+        price = gpus * gpu.monthly_price + nodes * self.node_floor + ram
+        return unit.work_cost * price
+
+    def work_limit(self) -> float:
+        """Return the cost of the work a build must beat to enter the top `limit`."""
+        if len(self.found) < self.limit:
+            return math.inf
+        return heapq.nsmallest(self.limit, self.found.values(), rank_key)[-1].performance.work_cost
+
+    @property
+    def by_work(self) -> bool:
+        """Return whether builds rank by the cost of the workload's work (docs/performance.md)."""
+        return self.workload.has_work
+
     cpu_may_help: bool = False  # the last rejection might not recur with another CPU
     rejected: set[tuple] = field(default_factory=set)  # GPU-decided rejections, by layout
     cpu_side_failures: dict[tuple, list[str]] = field(default_factory=dict)
@@ -109,26 +166,38 @@ class Search:
         networked = fabric_sizes(sizes, platform, requirement) if nic else ()
         # Inference replicas do not depend on the NICs: one deployment serves every platform
         # with these node sizes, and the NICs are checked after.
-        key = (gpu.slug, sizes, networked if data_parallel(self.workload) else None)
+        needed = self.needed.get(gpu.slug, 1)
+        key = (gpu.slug, sizes, networked if data_parallel(self.workload) else None, needed)
         if key not in self.deployments:
-            self.deployments[key] = (
-                deploy(
-                    self.workload,
-                    sizes,
-                    networked,
-                    needed=self.needed.get(gpu.slug, 1),
-                    usable_gb=self.usable(gpu),
-                    max_nodes=self.max_nodes,
-                    fewest=partial(self.fewest_replicas, self.usable(gpu)),
-                )
-                if sizes
-                else None
-            )
+            self.deployments[key] = self._deploy(gpu, sizes, networked, needed) if sizes else None
         plan = self.deployments[key]
         if plan is None or not served(plan, self.workload, networked):
             self.rejections[Rejection.SHAPE] += 1
             return None
         return arrange(plan, self.workload, platform, self.rules, requirement, nic)
+
+    def _deploy(self, gpu: Gpu, sizes: tuple[int, ...], networked: tuple[int, ...], needed: int):
+        """Return the deployment of `needed` GPUs (at least) in the platform's node sizes.
+
+        Inference with a throughput target takes `needed` GPUs as the count, rounded up to
+        whole nodes of the largest size that serves it: more replicas serve more tokens.
+        """
+        workload = self.workload
+        arguments = {
+            "needed": needed,
+            "usable_gb": self.usable(gpu),
+            "max_nodes": self.max_nodes,
+            "fewest": partial(self.fewest_replicas, self.usable(gpu)),
+        }
+        if data_parallel(workload) or workload.gpu_count or workload.target_tokens_per_s is None:
+            return deploy(workload, sizes, networked, **arguments)
+        for per_node in sorted(sizes, reverse=True):
+            total = math.ceil(needed / per_node) * per_node
+            counted = replace(workload, gpu_count=total)
+            plan = deploy(counted, (per_node,), networked, **arguments)
+            if plan is not None:
+                return plan
+        return None
 
     def memory_for(self, required_gb: float, cpu: Cpu, platform: Platform) -> MemoryChoice | None:
         key = (required_gb, cpu.ddr_gen, cpu.memory_channels, platform.sockets,
@@ -154,11 +223,18 @@ class Search:
         it can never win (bound −∞), against a higher tier it always does (+∞).
         """
         own = self.found.get(gpu.slug)
+        if own and self.by_work:
+            # The same GPUs do the same work about as fast on any platform of their class:
+            # a dearer month of them is a dearer run.
+            return own.monthly_price
         return min(_beat(own, tier) if own else math.inf, self.limit_bound(tier))
 
     def limit_bound(self, tier: int = 0) -> float:
-        """Return the price a build in this tier must beat to enter the top `limit`."""
-        if len(self.found) < self.limit:
+        """Return the price a build in this tier must beat to enter the top `limit`.
+
+        Ranked by the cost of work, a dearer month can still be the cheaper run: no bound.
+        """
+        if len(self.found) < self.limit or self.by_work:
             return math.inf
         return _beat(heapq.nsmallest(self.limit, self.found.values(), rank_key)[-1], tier)
 
@@ -268,6 +344,13 @@ def complete(
         search.rejections.update(failed)
         search.cpu_may_help = not evaluation.balance.balanced or bool(set(failed) & CPU_SENSITIVE)
         return None
+    work = None
+    if search.by_work:
+        work = search.work_for(build, round(price, 2))
+        if not work.meets_target:
+            search.rejections[Rejection.WORK] += 1
+            search.missed.add(gpu.slug)
+            return None
     bom = [
         Line("platform", platform.slug, platform.name, 1, platform.monthly_price),
         Line("cpu", cpu.slug, cpu.name, sockets, cpu.monthly_price),
@@ -294,6 +377,7 @@ def complete(
         psu_scheme=psus.scheme,
         replicas=plan.replicas,
         tier=tier(workload, platform, plan),
+        performance=work,
     )
 
 
@@ -408,6 +492,27 @@ def _scenario_candidates(search: Search, catalog: Catalog, scenarios: Iterable[S
                     break
 
 
+NODE_STEPS = 4  # how many times a GPU's builds grow by a node to meet a deadline or target
+
+
+def _more_nodes_for_work(search: Search, gpu: Gpu, max_gpus: int, platforms, cpus) -> None:
+    """Grow a GPU's builds by a node at a time while they miss the deadline or target.
+
+    `gpus_for_work` estimates the GPUs on nominal 8-GPU NVLink nodes; a platform with PCIe
+    only, or smaller nodes, may need more. Only the GPUs' count changes between steps.
+    """
+    step = 8
+    for _ in range(NODE_STEPS):
+        if gpu.slug in search.found or gpu.slug not in search.missed:
+            return
+        search.missed.discard(gpu.slug)
+        grown = search.needed[gpu.slug] + step
+        if grown > max_gpus:
+            return
+        search.needed[gpu.slug] = grown
+        _search_gpu(search, gpu, grown, platforms, cpus)
+
+
 def recommend(
     workload: Workload,
     catalog: Catalog,
@@ -428,6 +533,11 @@ def recommend(
     if max_gpus:
         for gpu in gpus:
             fewest = fewest_gpus(workload, gpu, search.usable(gpu), max_gpus)
+            if fewest is not None and search.by_work and not workload.gpu_count:
+                # Meet the deadline or throughput target with more GPUs (whole nodes).
+                fewest = gpus_for_work(workload, gpu, fewest, rules, max_gpus)
+                if fewest is None:
+                    search.rejections[Rejection.WORK] += 1
             if fewest is not None:
                 search.needed[gpu.slug] = fewest
         _scenario_candidates(search, named, scenarios)
@@ -436,15 +546,33 @@ def recommend(
     cpus_by_socket: dict[str, list[Cpu]] = {}
     for cpu in sorted(catalog.cpus, key=lambda c: c.monthly_price):
         cpus_by_socket.setdefault(cpu.socket, []).append(cpu)
+    search.node_floor = min(
+        (
+            p.monthly_price + p.sockets * cpus_by_socket[p.cpu_socket][0].monthly_price
+            for p in platforms
+            if p.cpu_socket in cpus_by_socket
+        ),
+        default=0.0,
+    )
+    search.node_gpus_max = max((sum(p.gpu_slots) for p in platforms), default=8)
+    search.node_floor += 2 * min((psu.monthly_price for psu in catalog.psus), default=0.0)
+    search.ram_per_gb = min(
+        (m.monthly_price / m.capacity_gb for m in catalog.memory if m.ecc and m.registered),
+        default=0.0,
+    )
     needed = search.needed
-    for gpu in sorted(
-        (g for g in gpus if g.slug in needed), key=lambda g: needed[g.slug] * g.monthly_price
-    ):
+    # GPUs come cheapest first: by their GPUs' monthly price, or by what the work costs on
+    # their GPUs alone when the work ranks.
+    floor = search.work_floor if search.by_work else lambda g: needed[g.slug] * g.monthly_price
+    for gpu in sorted((g for g in gpus if g.slug in needed), key=floor):
         if needed[gpu.slug] * gpu.monthly_price >= search.limit_bound():
-            break  # GPUs come cheapest first: no later one can enter the top `limit`
+            break  # no later GPU can enter the top `limit`
+        if search.by_work and search.work_floor(gpu) >= search.work_limit():
+            break  # even its GPUs alone, on their best interconnect, cost more work
         if needed[gpu.slug] * gpu.monthly_price >= search.bound(gpu):
             continue
         _search_gpu(search, gpu, needed[gpu.slug], platforms, cpus_by_socket)
+        _more_nodes_for_work(search, gpu, max_gpus, platforms, cpus_by_socket)
 
     # The guide's matching pairings are always shown; the best other builds fill the list.
     pairings = sorted(search.pairings.values(), key=rank_key)[:limit]

@@ -1,0 +1,645 @@
+"""Time, throughput and cost of the work a build does (docs/performance.md has the derivation).
+
+Symbols: P parameters, T training tokens, N GPUs of the build (all nodes), peak the GPU's dense
+tensor throughput at the workload's precision (datasheet, no sparsity), MFU the share of peak
+the build sustains — a rule parameter per interconnect class (NVSwitch board, NVLink bridges,
+PCIe only) — BW the GPU's memory bandwidth and η its rule-given efficiency.
+
+Training (full training and full fine-tuning; full activation recomputation, as sizing
+assumes):
+
+    FLOPs       = 8·(P + 2·L·s·h)·T   forward 2, backward 4 and recomputed forward 2 FLOPs per
+                                      parameter and token (6 without recomputation), the
+                                      attention scores counted as 2·L·s·h more parameters
+                                      (Narayanan et al. 2021, eq. 3); LoRA/QLoRA 6·(…)·T:
+                                      no weight gradients for the frozen base
+    compute     = FLOPs / (N · peak · MFU)
+    steps       = T / (batch per GPU · context · N)
+    all-reduce  = 2·(N − 1)/N · gradient bytes / (link bandwidth · comm efficiency) per step
+    step        = max(compute step, all-reduce)      when communication overlaps the backward
+                  compute step + all-reduce          when it does not
+    time        = steps · step
+
+The link is the slowest a ring crosses: NVLink (half the datasheet's two-way figure) or the
+GPU's PCIe x16 link inside a node, each GPU's share of the node's NICs between nodes.
+
+Inference, a replica being the fewest GPUs (1, 2, 4, 8 …) that hold the model with its share of
+the sequences, r GPUs each, B sequences in flight per replica:
+
+    decode step = max((weights + B · KV bytes at mean context) / (r · BW · η),
+                      2·(P + 2·L·c·h)·B / (r · peak · MFU))        c = prompt + output / 2
+                  + 2·L all-reduces of B·h activations when r > 1 (8 µs + ring bytes each)
+    prefill     = max(2·(P + 2·L·prompt·h)·prompt · B / (r · peak · MFU), weights / (r · BW · η))
+    tokens/s    = replicas · B · output / (prefill + output · decode step)
+    first token = prefill of one prompt on an idle replica
+
+Cost: a month is 730 hours (365 × 24 / 12); cost per run = monthly price × hours / 730; cost
+per million output tokens = monthly price / (tokens/s · 730 · 3600) · 10⁶.
+
+A build that falls into a pitfall loses what the guide measured (`LOSSES`): its time is
+multiplied, its throughput divided, and the pitfall's monthly loss is the share of the rent
+that buys nothing, price · (1 − 1/factor).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from types import MappingProxyType
+
+from configurator.engine.build import Build, FinetuneMethod, FormFactor, Gpu, Mode, Workload
+from configurator.engine.fabric import nic_requirement
+from configurator.engine.rules import RuleParams
+from configurator.engine.sizing import (
+    LORA_RANK,
+    PRECISION_BYTES,
+    model_shape,
+    size_workload,
+    usable_gb,
+)
+
+HOURS_PER_MONTH = 730  # 365 × 24 / 12
+SECONDS_PER_DAY = 86_400
+CURRENCY = "CNY"
+# PCIe x16 bandwidth per direction by generation, GB/s (PCI-SIG: 8, 16, 32 GT/s, 128b/130b).
+PCIE_X16_GBS: Mapping[int, float] = MappingProxyType({3: 15.75, 4: 31.5, 5: 63.0, 6: 121.0})
+# Between nodes without high-speed NICs, the node's 25 Gb/s Ethernet carries the gradients.
+FALLBACK_NODE_LINK_GBPS = 25
+# Start-up latency of one small NCCL all-reduce inside a node (llm-analysis' figure for H100).
+ALL_REDUCE_LATENCY_S = 8e-6
+DEFAULT_PROMPT_TOKENS = 1024
+DEFAULT_OUTPUT_TOKENS = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    """The part of a build the performance model reads; a `Build` has the same attributes.
+
+    Sizing has no build, only GPUs: it times the work on `Cluster.of_gpus`.
+    """
+
+    gpu: Gpu
+    gpu_count: int  # per node
+    nodes: int = 1
+    nvlink: bool = False
+    nics: int = 0
+    nic_speed_gbps: int = 0
+    pcie_gen: int = 4
+
+    @classmethod
+    def of_gpus(cls, gpu: Gpu, total: int, rules: RuleParams, per_node_max: int = 8) -> Cluster:
+        """Return `total` GPUs on the fewest nodes, NVLink where the GPU has it, NICs between."""
+        nodes = math.ceil(total / per_node_max)
+        per_node = math.ceil(total / nodes)
+        fabric = nic_requirement(gpu, rules)
+        nics = fabric.nics_for(per_node) if nodes > 1 else 0
+        return cls(
+            gpu=gpu,
+            gpu_count=per_node,
+            nodes=nodes,
+            nvlink=gpu.has_nvlink,
+            nics=nics,
+            nic_speed_gbps=fabric.speed_gbps_min if nics else 0,
+            pcie_gen=gpu.pcie_gen,
+        )
+
+
+Node = Build | Cluster
+
+
+class Interconnect(StrEnum):
+    NVSWITCH = "nvswitch"
+    BRIDGE = "bridge"
+    PCIE = "pcie"
+
+
+@dataclass(frozen=True, slots=True)
+class Loss:
+    """A pitfall's measured loss as a factor on the time a job takes."""
+
+    factor: float
+    measured: str
+    source: str
+
+    def monthly(self, monthly_price: float) -> float:
+        """Return the share of a month's rent this loss wastes, in CNY."""
+        return round(monthly_price * (1 - 1 / self.factor), 2)
+
+
+BALANCED_UTILISATION = 0.886  # a node on the matching baseline [guide §1]
+LOSSES: Mapping[str, Loss] = MappingProxyType(
+    {
+        "P1": Loss(
+            BALANCED_UTILISATION / 0.61,
+            "8-GPU utilisation 61 % instead of 88.6 %",
+            "domain.md §4 P1, §1 [guide]",
+        ),
+        "P5": Loss(2.16, "70B training time +116 %", "domain.md §4 P5 [guide]"),
+        "P8": Loss(1.54, "small-batch inference latency +54 %", "domain.md §4 P8 [guide]"),
+        "balance": Loss(
+            BALANCED_UTILISATION / 0.637,
+            "GPU utilisation 63.7 % instead of 88.6 %",
+            "domain.md §1 [guide]",
+        ),
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Performance:
+    """What a build does with the workload's work, how long it takes and what it costs."""
+
+    mode: Mode
+    monthly_price: float
+    time_to_train_days: float | None = None
+    tokens_per_s: float | None = None
+    time_to_first_token_s: float | None = None
+    cost_per_run: float | None = None
+    cost_per_million_tokens: float | None = None
+    meets_target: bool = True
+    assumptions: tuple[str, ...] = ()
+    terms: dict[str, float] = field(default_factory=dict)  # the formula's terms, for docs/tests
+
+    def priced(self, monthly_price: float) -> Performance:
+        """Return these figures on a build of another monthly price: the costs scale with it."""
+        scale = monthly_price / self.monthly_price if self.monthly_price else 0.0
+
+        def scaled(value: float | None) -> float | None:
+            return None if value is None else value * scale
+
+        return replace(
+            self,
+            monthly_price=monthly_price,
+            cost_per_run=scaled(self.cost_per_run),
+            cost_per_million_tokens=scaled(self.cost_per_million_tokens),
+        )
+
+    @property
+    def work_cost(self) -> float:
+        """Return the cost the recommender ranks by: per run, or per million output tokens."""
+        value = self.cost_per_run if self.mode != Mode.INFER else self.cost_per_million_tokens
+        return math.inf if value is None else value
+
+    def as_dict(self) -> dict[str, object]:
+        """Return api.md's `performance` object: the fields that apply to the mode."""
+        result: dict[str, object] = {}
+        if self.mode == Mode.INFER:
+            result["tokens_per_s"] = _round(self.tokens_per_s, 1)
+            result["time_to_first_token_s"] = _round(self.time_to_first_token_s, 4)
+            result["cost_per_million_tokens"] = _round(self.cost_per_million_tokens, 4)
+        else:
+            result["time_to_train_days"] = _round(self.time_to_train_days, 2)
+            result["cost_per_run"] = _round(self.cost_per_run, 2)
+        result["currency"] = CURRENCY
+        result["monthly_price"] = round(self.monthly_price, 2)
+        result["meets_target"] = self.meets_target
+        result["assumptions"] = list(self.assumptions)
+        return result
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def interconnect(build: Node) -> Interconnect:
+    """Return how the GPUs of a node talk to each other."""
+    if build.nvlink and build.gpu.has_nvlink:
+        return (
+            Interconnect.NVSWITCH
+            if build.gpu.form_factor == FormFactor.SXM
+            else Interconnect.BRIDGE
+        )
+    return Interconnect.PCIE
+
+
+def mfu(build: Node, rules: RuleParams) -> float:
+    """Return the share of peak the build sustains, by its interconnect class."""
+    return {
+        Interconnect.NVSWITCH: rules.mfu_nvswitch,
+        Interconnect.BRIDGE: rules.mfu_bridge,
+        Interconnect.PCIE: rules.mfu_pcie,
+    }[interconnect(build)]
+
+
+def loss_factor(codes: tuple[str, ...], balanced: bool) -> float:
+    """Return the product of the measured losses of the failed checks that have one."""
+    factor = 1.0
+    for code in codes:
+        if code in LOSSES:
+            factor *= LOSSES[code].factor
+    if not balanced:
+        factor *= LOSSES["balance"].factor
+    return factor
+
+
+def monthly_losses(
+    codes: tuple[str, ...], balanced: bool, monthly_price: float
+) -> dict[str, float]:
+    """Return what each failed check with a measured loss costs per month, by code."""
+    losses = {code: LOSSES[code].monthly(monthly_price) for code in codes if code in LOSSES}
+    if not balanced:
+        losses["balance"] = LOSSES["balance"].monthly(monthly_price)
+    return losses
+
+
+def _training_peak(gpu: Gpu, precision: str) -> float:
+    """Return the peak a training run computes at: fp8 and fp32 as named, the rest in bf16."""
+    return gpu.peak_tflops(precision if precision in ("fp8", "fp32") else "bf16") * 1e12
+
+
+def _intra_link_gbs(build: Node) -> tuple[float, str]:
+    """Return the one-way bandwidth per GPU inside a node, and its name."""
+    if build.nvlink and build.gpu.has_nvlink:
+        return build.gpu.nvlink_gbps / 2, f"NVLink {build.gpu.nvlink_gbps / 2:g} GB/s"
+    gen = min(build.pcie_gen, build.gpu.pcie_gen)
+    return PCIE_X16_GBS.get(gen, 15.75), f"PCIe {gen}.0 x16"
+
+
+def _link_gbs(build: Node, rules: RuleParams) -> tuple[float, str]:
+    """Return the one-way bandwidth per GPU of the slowest link a ring crosses, and its name."""
+    intra, name = _intra_link_gbs(build)
+    if build.nodes <= 1:
+        return intra, name
+    # NCCL splits the ring's data over every NIC of the node (one ring per rail), so between
+    # nodes the ring runs at the node's whole fabric bandwidth.
+    if build.nics:
+        speed = build.nic_speed_gbps or nic_requirement(build.gpu, rules).speed_gbps_min
+        inter = build.nics * speed / 8
+        inter_name = f"{build.nics} × {speed} Gb/s NICs per node"
+    else:
+        inter = FALLBACK_NODE_LINK_GBPS / 8
+        inter_name = f"{FALLBACK_NODE_LINK_GBPS} Gb/s Ethernet (no fabric NICs)"
+    if inter < intra:
+        return inter, inter_name
+    return intra, name
+
+
+def training(
+    build: Node,
+    workload: Workload,
+    rules: RuleParams,
+    monthly_price: float,
+    factor: float = 1.0,
+) -> Performance:
+    """Return the time and cost of training `workload.train_tokens` tokens on the build."""
+    gpus = build.gpu_count * build.nodes
+    params = workload.model_params_b * 1e9
+    tokens = float(workload.train_tokens or 0)
+    full = workload.mode == Mode.TRAIN or workload.finetune_method == FinetuneMethod.FULL
+    per_token = 8 if full else 6
+    shape = model_shape(workload)
+    # Attention scores add 2·L·s·h "parameters" per token (Narayanan et al. 2021, eq. 3).
+    attention = 2 * shape.layers * workload.context_length * shape.hidden_size
+    flops = per_token * (params + attention) * tokens
+    peak = _training_peak(build.gpu, workload.precision)
+    efficiency = mfu(build, rules)
+    if peak <= 0 or tokens <= 0:
+        return _unknown(workload, monthly_price, build.gpu)
+    compute = flops / (gpus * peak * efficiency)
+    step_tokens = workload.batch_size * workload.context_length * gpus
+    steps = max(1.0, tokens / step_tokens)
+    compute_step = compute / steps
+    if full:
+        grad_bytes = params * (4 if workload.precision == "fp32" else 2)
+    else:
+        kv = shape.kv_heads * shape.head_dim
+        grad_bytes = LORA_RANK * shape.layers * (17 * shape.hidden_size + 2 * kv) * 4
+    link_gbs, link = _link_gbs(build, rules)
+    if gpus > 1:
+        volume = 2 * (gpus - 1) / gpus * grad_bytes
+        comm_step = volume / (link_gbs * 1e9 * rules.comm_bandwidth_efficiency)
+    else:
+        volume = comm_step = 0.0
+    overlap = bool(rules.comm_overlap)
+    step = max(compute_step, comm_step) if overlap else compute_step + comm_step
+    seconds = steps * step * factor
+    days = seconds / SECONDS_PER_DAY
+    cost = monthly_price * seconds / 3600 / HOURS_PER_MONTH
+    meets = workload.deadline_days is None or days <= workload.deadline_days
+    how = "overlapping" if overlap else "after"
+    assumptions = [
+        f"{per_token}·(P + 2·L·s·h)·T = {flops:.3g} FLOPs"
+        + (" (full activation recomputation)" if full else " (frozen base: no weight gradients)"),
+        f"{gpus} × {build.gpu.name} at {peak / 1e12:g} TFLOPS dense × {efficiency:.0%} "
+        f"({interconnect(build)} MFU)",
+        f"data parallel over {gpus} GPUs: ring all-reduce of {grad_bytes / 1e9:.3g} GB of "
+        f"gradients per step over {link} at {rules.comm_bandwidth_efficiency:.0%}, "
+        f"{how} the backward pass",
+        f"{steps:,.0f} steps of {step_tokens:,} tokens",
+        f"a month is {HOURS_PER_MONTH} hours of the build's monthly price",
+    ]
+    if factor != 1:
+        assumptions.append(f"measured pitfall losses: time × {factor:.2f}")
+    if workload.deadline_days is not None:
+        assumptions.append(
+            f"deadline {workload.deadline_days:g} days: " + ("met" if meets else "missed")
+        )
+    return Performance(
+        mode=workload.mode,
+        monthly_price=monthly_price,
+        time_to_train_days=days,
+        cost_per_run=cost,
+        meets_target=meets,
+        assumptions=tuple(assumptions),
+        terms={
+            "flops": flops,
+            "compute_s": compute,
+            "steps": steps,
+            "compute_step_s": compute_step,
+            "comm_step_s": comm_step,
+            "comm_bytes_per_step": volume,
+            "exposed_comm_s": steps * (step - compute_step),
+            "link_gbs": link_gbs,
+            "mfu": efficiency,
+            "factor": factor,
+            "seconds": seconds,
+        },
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Replica:
+    gpus: int  # r: GPUs of one tensor-parallel replica
+    count: int  # replicas in the build
+    sequences: int  # B: sequences in flight per replica
+
+
+def _fits(workload: Workload, gpus: int, sequences: int, memory_gb: float) -> bool:
+    sized = size_workload(replace(workload, batch_size=sequences), gpus)
+    return sized.per_gpu_gb <= memory_gb
+
+
+def _max_sequences(workload: Workload, gpus: int, memory_gb: float, cap: int) -> int:
+    """Return the most sequences (≤ cap) whose weights and KV cache fit r GPUs; 0 if none."""
+    one = size_workload(replace(workload, batch_size=1), gpus).per_gpu_gb
+    if one > memory_gb:
+        return 0
+    two = size_workload(replace(workload, batch_size=2), gpus).per_gpu_gb
+    slope = two - one
+    if slope <= 0:
+        return cap
+    most = min(cap, 1 + math.floor((memory_gb - one) / slope))
+    while most > 1 and not _fits(workload, gpus, most, memory_gb):
+        most -= 1
+    return max(1, most)
+
+
+def replica_plans(build: Node, workload: Workload, rules: RuleParams) -> list[Replica]:
+    """Return every replica size (1, 2, 4, 8 … GPUs, within a node) that holds the model.
+
+    With `concurrent_users` (default `batch_size`) the users are spread over the replicas;
+    with only a throughput target each replica batches as many sequences as its memory
+    holds, at most `inference_batch_max`. A model no node holds spans the fewest whole nodes
+    that hold it.
+    """
+    total = build.gpu_count * build.nodes
+    memory = usable_gb(build.gpu.memory_gb, rules.gpu_memory_usable_fraction)
+    fixed = workload.concurrent_users
+    if fixed is None and workload.target_tokens_per_s is None:
+        fixed = workload.batch_size
+    sizes = [r for r in (1, 2, 4, 8, 16) if r <= build.gpu_count and build.gpu_count % r == 0]
+    # A replica spans whole nodes only when no node holds it (pipeline over the nodes).
+    sizes += [
+        build.gpu_count * k
+        for k in range(1, build.nodes + 1)
+        if build.nodes % k == 0 and build.gpu_count * k not in sizes
+    ]
+    plans = []
+    for r in sizes:
+        count = total // r
+        if fixed is not None:
+            sequences = math.ceil(fixed / count)
+            if _fits(workload, r, sequences, memory):
+                plans.append(Replica(r, min(count, fixed), sequences))
+        else:
+            sequences = _max_sequences(workload, r, memory, rules.inference_batch_max)
+            if sequences:
+                plans.append(Replica(r, count, sequences))
+        if plans and r >= build.gpu_count:
+            break  # a replica spanning nodes only when none within a node holds the model
+    return plans
+
+
+def _lengths(workload: Workload) -> tuple[int, int]:
+    """Return (prompt, output) tokens per request: as given, else 1024 in and 256 out."""
+    output = workload.output_tokens or DEFAULT_OUTPUT_TOKENS
+    prompt = workload.prompt_tokens or DEFAULT_PROMPT_TOKENS
+    return prompt, output
+
+
+@dataclass(frozen=True, slots=True)
+class _Serving:
+    """The inference terms of one replica plan."""
+
+    plan: Replica
+    decode_weights: float
+    decode_kv: float
+    decode_comm: float
+    decode_memory: float
+    decode_compute: float
+    decode_step: float
+    first_token: float
+    prefill_batch: float
+    per_replica: float
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.plan.count * self.per_replica
+
+
+def _serve(
+    plan: Replica,
+    workload: Workload,
+    gpu: Gpu,
+    peak: float,
+    bandwidth: float,
+    efficiency: float,
+    factor: float,
+    link_gbs: float,
+) -> _Serving:
+    prompt, output = _lengths(workload)
+    params = workload.model_params_b * 1e9
+    shape = model_shape(workload)
+    kv_precision = workload.precision if workload.precision in ("fp32", "fp8") else "fp16"
+    kv_per_token = 2 * shape.layers * shape.kv_heads * shape.head_dim
+    kv_per_token *= PRECISION_BYTES[kv_precision]
+    weights = params * PRECISION_BYTES[workload.precision]
+    r, b = plan.gpus, plan.sequences
+    mean_context = prompt + output / 2
+    decode_weights = weights / (r * bandwidth)
+    decode_kv = b * mean_context * kv_per_token / (r * bandwidth)
+    decode_memory = decode_weights + decode_kv
+    # Forward FLOPs per token: 2·(P + 2·L·s·h), s the tokens attended to.
+    attention = 2 * shape.layers * shape.hidden_size
+    decode_compute = 2 * (params + attention * mean_context) * b / (r * peak * efficiency)
+
+    # Tensor parallelism: two all-reduces of the activations per layer (attention and MLP
+    # outputs, Shoeybi et al. 2019), each a start-up latency plus the ring's bytes.
+    def all_reduces(tokens: float) -> float:
+        if r == 1:
+            return 0.0
+        ring = 2 * (r - 1) / r * tokens * shape.hidden_size * 2 / (link_gbs * 1e9)
+        return 2 * shape.layers * (ALL_REDUCE_LATENCY_S + ring)
+
+    decode_comm = all_reduces(b)
+    decode_step = (max(decode_memory, decode_compute) + decode_comm) * factor
+    prefill_compute = 2 * (params + attention * prompt) * prompt / (r * peak * efficiency)
+    prefill_memory = weights / (r * bandwidth)
+    first_token = (max(prefill_compute, prefill_memory) + all_reduces(prompt)) * factor
+    prefill_batch = (max(prefill_compute * b, prefill_memory) + all_reduces(prompt * b)) * factor
+    per_replica = b * output / (prefill_batch + output * decode_step)
+    return _Serving(
+        plan,
+        decode_weights,
+        decode_kv,
+        decode_comm,
+        decode_memory,
+        decode_compute,
+        decode_step,
+        first_token,
+        prefill_batch,
+        per_replica,
+    )
+
+
+def inference(
+    build: Node,
+    workload: Workload,
+    rules: RuleParams,
+    monthly_price: float,
+    factor: float = 1.0,
+) -> Performance:
+    """Return the output tokens per second, time to first token and cost of serving.
+
+    Of the replica sizes that hold the model, the one that serves the most tokens per second
+    is taken (the fewest GPUs per replica on a tie).
+    """
+    gpu = build.gpu
+    peak = gpu.peak_tflops(workload.precision) * 1e12
+    bandwidth = gpu.memory_bandwidth_gbs * 1e9 * rules.memory_bandwidth_efficiency
+    prompt, output = _lengths(workload)
+    sized = replace(workload, context_length=max(workload.context_length, prompt + output))
+    plans = replica_plans(build, sized, rules) if peak > 0 and bandwidth > 0 else []
+    if not plans:
+        return _unknown(workload, monthly_price, gpu)
+    efficiency = mfu(build, rules)
+    link = _intra_link_gbs(build)[0] * rules.comm_bandwidth_efficiency
+    serving = max(
+        (_serve(plan, sized, gpu, peak, bandwidth, efficiency, factor, link) for plan in plans),
+        key=lambda serving: (serving.tokens_per_s, -serving.plan.gpus),
+    )
+    plan = serving.plan
+    tokens_per_s = serving.tokens_per_s
+    per_million = monthly_price / (tokens_per_s * HOURS_PER_MONTH * 3600) * 1e6
+    target = workload.target_tokens_per_s
+    meets = target is None or tokens_per_s >= target
+    bound = "memory bandwidth" if serving.decode_memory >= serving.decode_compute else "compute"
+    assumptions = [
+        f"{plan.count} replica(s) of {plan.gpus} × {gpu.name}, "
+        f"{plan.sequences} sequence(s) in flight each",
+        f"{prompt} prompt and {output} output tokens per request",
+        f"decode bound by {bound}: weights and KV cache read at "
+        f"{gpu.memory_bandwidth_gbs:g} GB/s × {rules.memory_bandwidth_efficiency:.0%}, "
+        f"{peak / 1e12:g} TFLOPS dense × {efficiency:.0%} ({interconnect(build)} MFU)",
+        f"tensor parallel over {plan.gpus} GPU(s): two all-reduces per layer, "
+        f"{ALL_REDUCE_LATENCY_S * 1e6:g} µs each plus the bytes",
+        f"a month is {HOURS_PER_MONTH} hours of the build's monthly price",
+    ]
+    if factor != 1:
+        assumptions.append(f"measured pitfall losses: latency × {factor:.2f}")
+    if target is not None:
+        assumptions.append(f"target {target:g} output tokens/s: " + ("met" if meets else "missed"))
+    return Performance(
+        mode=workload.mode,
+        monthly_price=monthly_price,
+        tokens_per_s=tokens_per_s,
+        time_to_first_token_s=serving.first_token,
+        cost_per_million_tokens=per_million,
+        meets_target=meets,
+        assumptions=tuple(assumptions),
+        terms={
+            "replica_gpus": plan.gpus,
+            "replicas": plan.count,
+            "sequences": plan.sequences,
+            "decode_weights_s": serving.decode_weights,
+            "decode_kv_s": serving.decode_kv,
+            "decode_comm_s": serving.decode_comm,
+            "decode_memory_s": serving.decode_memory,
+            "decode_compute_s": serving.decode_compute,
+            "decode_step_s": serving.decode_step,
+            "prefill_s": serving.first_token,
+            "prefill_batch_s": serving.prefill_batch,
+            "per_replica_tokens_per_s": serving.per_replica,
+            "mfu": efficiency,
+            "factor": factor,
+        },
+    )
+
+
+def _unknown(workload: Workload, monthly_price: float, gpu: Gpu) -> Performance:
+    note = (
+        f"{gpu.name}: no datasheet throughput or memory bandwidth in the catalog, "
+        "or the model does not fit"
+    )
+    return Performance(
+        mode=workload.mode, monthly_price=monthly_price, meets_target=False, assumptions=(note,)
+    )
+
+
+def performance(
+    build: Node,
+    workload: Workload,
+    rules: RuleParams,
+    monthly_price: float,
+    failed_codes: tuple[str, ...] = (),
+    balanced: bool = True,
+) -> Performance | None:
+    """Return the time, throughput and cost of the workload's work; None without work."""
+    if not workload.has_work:
+        return None
+    factor = loss_factor(failed_codes, balanced)
+    if workload.mode == Mode.INFER:
+        return inference(build, workload, rules, monthly_price, factor)
+    return training(build, workload, rules, monthly_price, factor)
+
+
+def gpus_for_work(
+    workload: Workload,
+    gpu: Gpu,
+    fewest: int,
+    rules: RuleParams,
+    max_gpus: int,
+    per_node_max: int = 8,
+) -> int | None:
+    """Return the GPUs (all nodes) that do the work within its deadline or target, or None.
+
+    Starts from the fewest GPUs that hold the workload and scales by the shortfall, at most
+    doubling a step — time falls and throughput grows about in proportion to the GPUs, or
+    faster — rounding to whole nodes,
+    until the figures on `Cluster.of_gpus` meet the deadline or target, or `max_gpus` is
+    passed. Without a deadline or target the fewest GPUs are the answer.
+    """
+    if workload.deadline_days is None and workload.target_tokens_per_s is None:
+        return fewest
+    total = fewest
+    for _ in range(16):
+        if total > max_gpus:
+            return None
+        result = performance(Cluster.of_gpus(gpu, total, rules, per_node_max), workload, rules, 0.0)
+        if result is None or result.meets_target:
+            return total
+        if result.time_to_train_days is not None:
+            shortfall = result.time_to_train_days / workload.deadline_days
+        elif result.tokens_per_s:
+            shortfall = workload.target_tokens_per_s / result.tokens_per_s
+        else:
+            return None  # no datasheet figures: the work cannot be timed
+        # At most double: more GPUs per replica also free memory for more sequences, so
+        # throughput can grow faster than the GPUs.
+        grown = max(total + 1, min(2 * total, math.ceil(total * shortfall)))
+        if grown > per_node_max:
+            grown = math.ceil(grown / per_node_max) * per_node_max
+        total = grown
+    return None

@@ -1,0 +1,147 @@
+"""Time, throughput and cost in /evaluate and /sizing; monthly loss of each pitfall; bad work."""
+
+import pytest
+
+from catalog.models import Cpu, Gpu, MemoryModule
+
+pytestmark = pytest.mark.django_db
+EVALUATE = "/api/v1/evaluate"
+SIZING = "/api/v1/sizing"
+
+
+def node_price(build: dict) -> float:
+    """Price the parts an evaluated build names, as the service does."""
+    cpu = Cpu.objects.get(slug=build["cpu"])
+    gpu = Gpu.objects.get(slug=build["gpu"])
+    per_gb = min(
+        float(m.monthly_price) / m.capacity_gb
+        for m in MemoryModule.objects.filter(ddr_gen=cpu.ddr_gen, ecc=True, registered=True)
+    )
+    return (
+        float(cpu.monthly_price) * build["cpu_count"]
+        + float(gpu.monthly_price) * build["gpu_count"]
+        + per_gb * build["memory_gb"]
+    )
+
+
+def test_training_work_answers_time_to_train_and_cost_per_run(post_json, example):
+    example["workload"] |= {"train_tokens": 1e10, "deadline_days": 30}
+    body = post_json(EVALUATE, example).json()
+    performance = body["performance"]
+    assert performance["currency"] == "CNY"
+    assert performance["time_to_train_days"] > 0
+    hours = performance["time_to_train_days"] * 24
+    assert performance["cost_per_run"] == pytest.approx(
+        body["monthly_price"] * hours / 730, rel=1e-3
+    )
+    assert "tokens_per_s" not in performance
+    assert any("8·(P + 2·L·s·h)·T" in note for note in performance["assumptions"])
+
+
+def test_inference_work_answers_tokens_per_second_first_token_and_cost_per_million(
+    post_json, example
+):
+    example["workload"] = {
+        "model_params_b": 70,
+        "mode": "infer",
+        "concurrent_users": 32,
+        "prompt_tokens": 1000,
+        "output_tokens": 200,
+    }
+    performance = post_json(EVALUATE, example).json()["performance"]
+    assert performance["tokens_per_s"] > 0
+    assert 0 < performance["time_to_first_token_s"] < 1
+    assert performance["cost_per_million_tokens"] > 0
+    assert "time_to_train_days" not in performance
+
+
+def test_a_workload_without_work_answers_no_performance(post_json, example):
+    assert "performance" not in post_json(EVALUATE, example).json()
+
+
+def test_evaluation_states_the_monthly_price_of_the_parts_it_names(post_json, example):
+    body = post_json(EVALUATE, example).json()
+    assert body["monthly_price"] == pytest.approx(node_price(example["build"]), abs=0.01)
+
+
+def test_legacy_platform_pitfall_states_what_it_costs_per_month(post_json):
+    build = {
+        "cpu": "xeon-e5-2680-v4", "cpu_count": 2, "gpu": "a800-80g-pcie", "gpu_count": 8,
+        "memory_gb": 1024, "memory_ecc": True, "psu_watts": 8000,
+    }  # fmt: skip
+    body = post_json(EVALUATE, {"build": build}).json()
+    (p1,) = [p for p in body["pitfalls"] if p["code"] == "P1"]
+    # 61 % utilisation instead of 88.6 %: that share of the rent buys nothing.
+    assert p1["monthly_loss"] == pytest.approx(node_price(build) * (1 - 0.61 / 0.886), abs=0.02)
+
+
+def test_training_without_nvlink_states_p5s_loss_and_a_slower_run(post_json, example):
+    example["build"] |= {"gpu": "a800-80g-pcie", "nvlink": False}
+    example["workload"] |= {"model_params_b": 70, "train_tokens": 1e10}
+    body = post_json(EVALUATE, example).json()
+    (p5,) = [p for p in body["pitfalls"] if p["code"] == "P5"]
+    assert p5["monthly_loss"] == pytest.approx(body["monthly_price"] * (1 - 1 / 2.16), abs=0.02)
+    assert any("× 2.16" in note for note in body["performance"]["assumptions"])
+
+
+def test_pitfalls_without_a_measured_time_loss_carry_no_monthly_loss(post_json, example):
+    example["build"]["memory_ecc"] = False
+    body = post_json(EVALUATE, example).json()
+    (p6,) = body["pitfalls"]
+    assert "monthly_loss" not in p6
+
+
+def test_sizing_with_a_gpu_times_the_work_on_the_gpus_that_hold_it(post_json):
+    body = post_json(
+        SIZING,
+        {"workload": {"model_params_b": 7, "mode": "infer", "gpu": "l20", "output_tokens": 128}},
+    ).json()
+    assert body["gpus_needed"] == 1
+    assert body["performance"]["tokens_per_s"] > 0
+    assert any("1 × NVIDIA L20" in note for note in body["performance"]["assumptions"])
+
+
+@pytest.mark.parametrize(
+    ("workload", "field"),
+    [
+        ({"mode": "train", "train_tokens": -1}, "workload.train_tokens"),
+        ({"mode": "train", "train_tokens": "3e11"}, "workload.train_tokens"),
+        ({"mode": "train", "deadline_days": 30}, "workload.deadline_days"),
+        ({"mode": "train", "train_tokens": 1e9, "deadline_days": 0}, "workload.deadline_days"),
+        ({"mode": "train", "prompt_tokens": 100}, "workload.prompt_tokens"),
+        ({"mode": "infer", "train_tokens": 1e9}, "workload.train_tokens"),
+        ({"mode": "infer", "concurrent_users": 0}, "workload.concurrent_users"),
+        ({"mode": "infer", "target_tokens_per_s": -5}, "workload.target_tokens_per_s"),
+        (
+            {"mode": "infer", "context_length": 1024, "prompt_tokens": 1000, "output_tokens": 100},
+            "workload.prompt_tokens",
+        ),
+    ],
+)
+def test_bad_work_is_a_400_naming_the_field(post_json, example, workload, field):
+    example["workload"] = {"model_params_b": 7, **workload}
+    response = post_json(EVALUATE, example)
+    assert response.status_code == 400
+    assert field in response.json()["errors"]
+
+
+def test_a_context_left_at_its_default_grows_to_hold_prompt_and_output(post_json, example):
+    example["workload"] = {
+        "model_params_b": 7,
+        "mode": "infer",
+        "prompt_tokens": 4000,
+        "output_tokens": 500,
+    }
+    response = post_json(EVALUATE, example)
+    assert response.status_code == 200
+    capacity = next(c for c in response.json()["checks"] if c["code"] == "capacity")
+    assert capacity["status"] == "pass"
+
+
+def test_an_unbalanced_node_states_what_its_lost_utilisation_costs(post_json, example):
+    example["build"]["memory_gb"] = 512  # S2 at the guide's 512 GB: P3 and unbalanced
+    del example["workload"]
+    body = post_json(EVALUATE, example).json()
+    assert not body["balance"]["balanced"]
+    share = 1 - 0.637 / 0.886
+    assert body["balance_monthly_loss"] == pytest.approx(body["monthly_price"] * share, abs=0.02)

@@ -1,0 +1,240 @@
+"""Time, throughput and cost promises: the formulas of docs/performance.md, term by term."""
+
+from dataclasses import replace
+
+import pytest
+
+from configurator.engine.build import FinetuneMethod, Mode, Workload
+from configurator.engine.performance import (
+    HOURS_PER_MONTH,
+    LOSSES,
+    Cluster,
+    Interconnect,
+    gpus_for_work,
+    interconnect,
+    loss_factor,
+    monthly_losses,
+    performance,
+)
+from configurator.engine.rules import RuleParams
+from tests.engine.builders import a800_pcie, h100_sxm, l20, node, s1, s2, s3, xeon_gold_6530
+
+RULES = RuleParams()
+DAY = 86_400
+
+
+def one_h100():
+    return replace(s3(), gpu_count=1, gpus_per_socket=(1, 0))
+
+
+def train(params_b=7.0, tokens=1e9, **changes) -> Workload:
+    work = Workload(params_b, Mode.TRAIN, batch_size=8, train_tokens=tokens)
+    return replace(work, **changes)
+
+
+def serve(params_b=7.0, **changes) -> Workload:
+    return Workload(params_b, Mode.INFER, **changes)
+
+
+def test_a_workload_without_work_has_no_performance():
+    assert performance(s3(), Workload(70, Mode.TRAIN), RULES, 1000.0) is None
+    assert performance(s3(), Workload(70, Mode.INFER, batch_size=4), RULES, 1000.0) is None
+
+
+@pytest.mark.parametrize(
+    ("build", "expected"),
+    [
+        (s3(), Interconnect.NVSWITCH),  # SXM on an NVSwitch board
+        (node(xeon_gold_6530(), a800_pcie(), 4, 512), Interconnect.BRIDGE),
+        (node(xeon_gold_6530(), a800_pcie(), 4, 512, nvlink=False), Interconnect.PCIE),
+        (s1(), Interconnect.PCIE),  # L20 has no NVLink
+    ],
+)
+def test_interconnect_class_follows_nvlink_and_form_factor(build, expected):
+    assert interconnect(build) == expected
+
+
+# Llama-2-7B's shape: 32 layers, hidden 4096; the attention scores of a 2048-token context
+# count as 2·L·s·h more parameters per token (Narayanan et al. 2021).
+ATTENTION_7B = 2 * 32 * 2048 * 4096
+
+
+def test_one_gpu_trains_in_eight_p_t_over_peak_times_mfu():
+    result = performance(one_h100(), train(), RULES, 30_000.0)
+    seconds = 8 * (7e9 + ATTENTION_7B) * 1e9 / (989.4e12 * RULES.mfu_nvswitch)
+    assert result.time_to_train_days == pytest.approx(seconds / DAY)
+    assert result.terms["comm_step_s"] == 0
+    assert result.cost_per_run == pytest.approx(30_000 * seconds / 3600 / HOURS_PER_MONTH)
+
+
+def test_lora_counts_six_p_t_no_weight_gradients_for_the_frozen_base():
+    lora = performance(
+        one_h100(), train(mode=Mode.FINETUNE, finetune_method=FinetuneMethod.LORA), RULES, 1.0
+    )
+    full = performance(one_h100(), train(), RULES, 1.0)
+    assert lora.terms["flops"] == pytest.approx(full.terms["flops"] * 6 / 8)
+
+
+def test_mfu_is_the_rule_parameter_of_the_interconnect_class():
+    pcie_only = node(xeon_gold_6530(), a800_pcie(), 1, 512, nvlink=False)
+    result = performance(pcie_only, train(), replace(RULES, mfu_pcie=0.25), 1.0)
+    assert result.terms["mfu"] == 0.25
+    flops = 8 * (7e9 + ATTENTION_7B) * 1e9
+    assert result.time_to_train_days == pytest.approx(flops / (312e12 * 0.25) / DAY)
+
+
+def test_data_parallel_all_reduce_moves_two_n_minus_one_over_n_of_the_gradients():
+    result = performance(s3(), train(), RULES, 1.0)  # 8 GPUs on NVLink 900 GB/s two-way
+    gradients = 7e9 * 2
+    assert result.terms["comm_bytes_per_step"] == pytest.approx(2 * 7 / 8 * gradients)
+    link = 450e9 * RULES.comm_bandwidth_efficiency
+    assert result.terms["comm_step_s"] == pytest.approx(2 * 7 / 8 * gradients / link)
+
+
+def test_between_nodes_the_ring_runs_at_the_nodes_whole_fabric_bandwidth():
+    cluster = replace(s3(), nodes=4, nics=4, nic_speed_gbps=400)
+    result = performance(cluster, train(), RULES, 1.0)
+    assert result.terms["link_gbs"] == pytest.approx(4 * 400 / 8)  # 200 GB/s, below NVLink
+
+
+def test_overlapped_communication_counts_only_what_outlasts_compute():
+    cluster = replace(s3(), nodes=4, nics=1, nic_speed_gbps=200)  # a thin fabric
+    overlap = performance(cluster, train(batch_size=1), RULES, 1.0)
+    serial = performance(cluster, train(batch_size=1), replace(RULES, comm_overlap=0), 1.0)
+    compute, comm = overlap.terms["compute_step_s"], overlap.terms["comm_step_s"]
+    assert comm > compute
+    steps = overlap.terms["steps"]
+    assert overlap.time_to_train_days == pytest.approx(steps * max(compute, comm) / DAY)
+    assert serial.time_to_train_days == pytest.approx(steps * (compute + comm) / DAY)
+
+
+def test_more_nodes_train_faster_and_meet_a_deadline_the_one_node_misses():
+    work = train(70, 3e11, deadline_days=30, batch_size=16, context_length=4096)
+    one = performance(s3(), work, RULES, 100_000.0)
+    many = performance(replace(s3(), nodes=20, nics=8, nic_speed_gbps=400), work, RULES, 2e6)
+    assert not one.meets_target
+    assert many.time_to_train_days < one.time_to_train_days / 10
+    assert many.meets_target
+
+
+def test_batch_one_decode_is_bound_by_reading_the_weights():
+    result = performance(one_h100(), serve(concurrent_users=1), RULES, 1.0)
+    bandwidth = 3350e9 * RULES.memory_bandwidth_efficiency
+    assert result.terms["decode_memory_s"] > result.terms["decode_compute_s"]
+    # weights (14 GB) + one sequence's KV cache at its mean context, read once per token
+    kv = 2 * 32 * 32 * 128 * 2 * (1024 + 128)
+    assert result.terms["decode_step_s"] == pytest.approx((7e9 * 2 + kv) / bandwidth)
+
+
+def test_time_to_first_token_is_the_prefill_of_one_prompt():
+    result = performance(one_h100(), serve(concurrent_users=1, prompt_tokens=2000), RULES, 1.0)
+    flops = 2 * (7e9 + 2 * 32 * 4096 * 2000) * 2000
+    assert result.time_to_first_token_s == pytest.approx(flops / (989.4e12 * 0.5))
+
+
+def test_cost_per_million_tokens_is_the_monthly_price_over_a_months_tokens():
+    result = performance(one_h100(), serve(concurrent_users=8), RULES, 20_000.0)
+    tokens_a_month = result.tokens_per_s * HOURS_PER_MONTH * 3600
+    assert result.cost_per_million_tokens == pytest.approx(20_000 / tokens_a_month * 1e6)
+
+
+def test_a_throughput_target_fills_each_replica_with_the_sequences_its_memory_holds():
+    result = performance(s3(), serve(70, target_tokens_per_s=2000), RULES, 1.0)
+    assert result.terms["sequences"] <= RULES.inference_batch_max
+    assert (
+        result.tokens_per_s
+        > performance(s3(), serve(70, concurrent_users=1), RULES, 1.0).tokens_per_s
+    )
+    assert result.meets_target
+
+
+def test_replicas_multiply_throughput():
+    one_node = performance(s2(), serve(70, target_tokens_per_s=2000), RULES, 1.0)
+    two_nodes = performance(replace(s2(), nodes=2), serve(70, target_tokens_per_s=2000), RULES, 1.0)
+    assert two_nodes.tokens_per_s == pytest.approx(2 * one_node.tokens_per_s)
+
+
+def test_a_gpu_without_datasheet_throughput_has_no_figures_and_meets_nothing():
+    unknown = replace(one_h100(), gpu=replace(h100_sxm(), bf16_tflops=0, memory_bandwidth_gbs=0))
+    result = performance(unknown, serve(concurrent_users=1), RULES, 1.0)
+    assert result.tokens_per_s is None and not result.meets_target
+
+
+def test_fp8_needs_fp8_tensor_cores():
+    result = performance(s2(), serve(7, concurrent_users=1, precision="fp8"), RULES, 1.0)
+    assert result.tokens_per_s is None
+
+
+@pytest.mark.parametrize(
+    ("code", "share"),
+    [("P1", 1 - 0.61 / 0.886), ("P5", 1 - 1 / 2.16), ("P8", 1 - 1 / 1.54), ("balance", 0.281)],
+)
+def test_a_pitfall_loses_the_share_of_the_rent_the_guide_measured(code, share):
+    losses = monthly_losses((code,) if code != "balance" else (), code != "balance", 10_000.0)
+    assert losses[code] == pytest.approx(10_000 * share, abs=1)
+
+
+def test_p5_multiplies_training_time_by_the_measured_116_percent():
+    work = train()
+    sound = performance(s3(), work, RULES, 1.0)
+    bridged = performance(s3(), work, RULES, 1.0, failed_codes=("P5",))
+    assert bridged.time_to_train_days == pytest.approx(2.16 * sound.time_to_train_days)
+
+
+def test_p8_multiplies_latency_and_divides_throughput_by_the_measured_54_percent():
+    work = serve(concurrent_users=4)
+    sound = performance(s1(), work, RULES, 1.0)
+    slow = performance(s1(), work, RULES, 1.0, failed_codes=("P8",))
+    assert slow.time_to_first_token_s == pytest.approx(1.54 * sound.time_to_first_token_s)
+    assert slow.tokens_per_s == pytest.approx(sound.tokens_per_s / 1.54)
+
+
+def test_checks_without_a_measured_time_loss_do_not_change_the_figures():
+    assert loss_factor(("P3", "P6", "capacity"), balanced=True) == 1
+    assert loss_factor((), balanced=False) == pytest.approx(LOSSES["balance"].factor)
+
+
+def test_l20_serves_fewer_tokens_than_h100_for_the_same_model():
+    work = serve(7, concurrent_users=16)
+    l20_node = replace(s1(), gpu=l20())
+    assert (
+        performance(l20_node, work, RULES, 1.0).tokens_per_s
+        < performance(
+            replace(s3(), gpu_count=4, gpus_per_socket=(2, 2)), work, RULES, 1.0
+        ).tokens_per_s
+    )
+
+
+def test_a_deadline_is_met_with_as_many_whole_nodes_as_it_takes():
+    work = train(70, 3e11, deadline_days=30, batch_size=16, context_length=4096)
+    total = gpus_for_work(work, h100_sxm(), 8, RULES, max_gpus=512)
+    assert total % 8 == 0
+    assert performance(Cluster.of_gpus(h100_sxm(), total, RULES), work, RULES, 1.0).meets_target
+    fewer = Cluster.of_gpus(h100_sxm(), total - 8, RULES)
+    assert not performance(fewer, work, RULES, 1.0).meets_target
+
+
+def test_a_deadline_beyond_the_largest_build_has_no_answer():
+    work = train(70, 3e11, deadline_days=1, batch_size=16, context_length=4096)
+    assert gpus_for_work(work, h100_sxm(), 8, RULES, max_gpus=128) is None
+
+
+def test_a_throughput_target_is_met_with_more_replicas():
+    work = serve(70, target_tokens_per_s=20_000)
+    total = gpus_for_work(work, h100_sxm(), 2, RULES, max_gpus=512)
+    assert (
+        performance(Cluster.of_gpus(h100_sxm(), total, RULES), work, RULES, 1.0).tokens_per_s
+        >= 20_000
+    )
+    assert total > 8
+
+
+def test_without_a_deadline_or_target_the_fewest_gpus_do():
+    assert gpus_for_work(train(70, 3e11), h100_sxm(), 8, RULES, max_gpus=512) == 8
+
+
+def test_a_model_no_node_holds_spans_the_fewest_whole_nodes():
+    cluster = Cluster.of_gpus(h100_sxm(), 64, RULES)  # 8 nodes of 8
+    result = performance(cluster, serve(405, target_tokens_per_s=1e5), RULES, 1.0)
+    assert result.terms["replica_gpus"] == 16  # 810 GB of bf16 weights: two nodes a replica
+    assert result.terms["replicas"] == 4
