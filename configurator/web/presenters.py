@@ -8,6 +8,7 @@ from the engine's and the services' results.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass, field
 
 from django.http import QueryDict
@@ -407,7 +408,8 @@ def form_state(context: dict) -> str:
     select's options, the messages beside the fields, the adjustments and the language.
 
     The form carries it; a change that leaves it equal, and whose picked values are the ones
-    the form would show, needs only the results region redrawn (`form_unchanged`)."""
+    the form would show, needs only the results region redrawn (`form_unchanged`). Written
+    as JSON text (lazy strings as text), so every server process computes the same digest."""
     shown = (
         get_language(),
         [(f.name, f.label, [(o.value, o.label) for o in f.options], f.errors)
@@ -417,7 +419,7 @@ def form_state(context: dict) -> str:
         [gpu.slug for gpu in context["gpus"]],
         list(context["recipes"]),
     )  # fmt: skip
-    return hashlib.blake2b(repr(shown).encode(), digest_size=12).hexdigest()
+    return hashlib.blake2b(json.dumps(shown, default=str).encode(), digest_size=12).hexdigest()
 
 
 def form_unchanged(context: dict, query: QueryDict) -> bool:
