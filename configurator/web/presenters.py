@@ -7,6 +7,8 @@ from the engine's and the services' results.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 
 from django.http import QueryDict
@@ -108,15 +110,28 @@ class FieldView:
         )
 
 
+# Legacy part slugs by catalog snapshot; each entry keeps its snapshot, so its id stays its own.
+_NOT_OFFERED: dict[int, tuple[CatalogSnapshot, frozenset[str]]] = {}
+
+
+def _not_offered(catalog: CatalogSnapshot) -> frozenset[str]:
+    """Return the slugs of the CPUs, GPUs and platforms kept only for legacy builds."""
+    cached = _NOT_OFFERED.get(id(catalog))
+    if cached is None:
+        kinds = ("cpus", "gpus", "platforms")
+        offered = {item.slug for kind in kinds for item in getattr(catalog.offered, kind)}
+        every = {item.slug for kind in kinds for item in getattr(catalog.everything, kind)}
+        if len(_NOT_OFFERED) >= 8:
+            _NOT_OFFERED.clear()
+        cached = _NOT_OFFERED[id(catalog)] = (catalog, frozenset(every - offered))
+    return cached[1]
+
+
 def build_fields(
     config: Configuration, offered: Choices, errors: dict, catalog: CatalogSnapshot
 ) -> list[FieldView]:
     """Return the configurator's selects, each with what the platform takes."""
-    kinds = ("cpus", "gpus", "platforms")
-    offered_slugs = {item.slug for kind in kinds for item in getattr(catalog.offered, kind)}
-    not_offered = {
-        item.slug for kind in kinds for item in getattr(catalog.everything, kind)
-    } - offered_slugs
+    not_offered = _not_offered(catalog)
 
     def part(item) -> str:
         label = item.name
@@ -386,6 +401,37 @@ def recommendation_cards(
             }
         )
     return cards
+
+
+def form_state(context: dict) -> str:
+    """Return a digest of what the form shows apart from the values picked in it: each
+    select's options, the messages beside the fields, the adjustments and the language.
+
+    The form carries it; a change that leaves it equal, and whose picked values are the ones
+    the form would show, needs only the results region redrawn (`form_unchanged`). Written
+    as JSON text (lazy strings as text), so every server process computes the same digest."""
+    shown = (
+        get_language(),
+        [(f.name, f.label, [(o.value, o.label) for o in f.options], f.errors)
+         for f in context["fields"]],
+        context["adjustments"],
+        context["workload_errors"],
+        [gpu.slug for gpu in context["gpus"]],
+        list(context["recipes"]),
+    )  # fmt: skip
+    return hashlib.blake2b(json.dumps(shown, default=str).encode(), digest_size=12).hexdigest()
+
+
+def form_unchanged(context: dict, query: QueryDict) -> bool:
+    """Whether the customer's form already shows what a redraw would: the same `form_state`
+    and every select's picked value equal to the one sent."""
+    if query.get("form_state") != context["form_state"]:
+        return False
+    for f in context["fields"]:
+        picked = next((o.value for o in f.options if o.selected), None)
+        if picked is None or query.get(f.name) != picked:
+            return False
+    return query.get("prefer_gpu", "") == (context["prefer_gpu"] or "")
 
 
 def configurator_context(

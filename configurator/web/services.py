@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 from urllib.parse import urlencode
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -42,7 +43,7 @@ class Assessment:
     bill: Bill
     errors: dict[str, list[str]]
 
-    @property
+    @cached_property
     def permalink_query(self) -> str:
         return permalink_query(self.config, self.workload)
 
@@ -101,11 +102,28 @@ def configuration_fix(
     return fix_for(code, config, catalog.everything, judge)
 
 
+# Recipe builds by (code, catalog snapshot, rules snapshot); each entry keeps its snapshots, so
+# the ids in its key stay theirs. The selectors renew a snapshot on every catalog or rules write.
+_RECIPE_BUILDS: dict[tuple[str, int, int], tuple[Snapshot, Configuration | None]] = {}
+
+
 def configuration_from_recipe(
     code: str, *, snapshot: Snapshot | None = None
 ) -> Configuration | None:
-    """Return a recipe's build (S1–S3): its parts, memory and PSUs sized by the rules."""
-    catalog, rules = snapshot or selectors.snapshots()
+    """Return a recipe's build (S1–S3): its parts, memory and PSUs sized by the rules; sized
+    once per catalog and rules snapshot, since every configurator request starts from one."""
+    snapshot = snapshot or selectors.snapshots()
+    key = (code, id(snapshot[0]), id(snapshot[1]))
+    cached = _RECIPE_BUILDS.get(key)
+    if cached is None:
+        if len(_RECIPE_BUILDS) >= 32:
+            _RECIPE_BUILDS.clear()
+        cached = _RECIPE_BUILDS[key] = (snapshot, _recipe_build(code, snapshot))
+    return cached[1]
+
+
+def _recipe_build(code: str, snapshot: Snapshot) -> Configuration | None:
+    catalog, rules = snapshot
     scenario = next((s for s in rules.scenarios if s.code == code), None)
     if scenario is None or not scenario.platform_slug:
         return None

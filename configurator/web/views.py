@@ -12,7 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import push_url
+from django_htmx.http import push_url, reswap, retarget
 
 from configurator.selectors import snapshots as selectors_snapshots
 from configurator.throttle import throttle
@@ -77,6 +77,7 @@ def _configurator(request: HttpRequest, query: QueryDict) -> tuple[dict, service
         compare_count=len(request.session.get(COMPARE_SESSION_KEY, [])),
         lead_form=LeadForm(initial={"build": assessment.permalink_query}),
     )
+    context["form_state"] = presenters.form_state(context)
     return context, assessment
 
 
@@ -88,13 +89,15 @@ def configure(request: HttpRequest) -> HttpResponse:
     permalink = f"{request.path}?{assessment.permalink_query}"
     if "fix" in request.GET and not request.htmx and context["fixed"]:
         return redirect(permalink)  # the address bar shows the fixed build's permalink
-    template = "web/configure.html"
-    if request.htmx:
-        template += "#configurator"
-    response = render(request, template, context)
-    if request.htmx:
-        response = push_url(response, permalink)
-    return response
+    if not request.htmx:
+        return render(request, "web/configure.html", context)
+    if presenters.form_unchanged(context, request.GET):
+        # The form already shows these options and values: redraw only the results.
+        response = render(request, "web/includes/configurator.html#results-swap", context)
+        response = reswap(retarget(response, "#results"), "outerHTML")
+    else:
+        response = render(request, "web/configure.html#configurator", context)
+    return push_url(response, permalink)
 
 
 def _compare_list(request: HttpRequest) -> list[str]:

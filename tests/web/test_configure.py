@@ -1,6 +1,7 @@
 """The customer configurator: a permalink reopens its build; every change re-evaluates."""
 
-from urllib.parse import parse_qs, urlsplit
+import re
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from django.urls import reverse
@@ -105,6 +106,56 @@ def test_htmx_change_answers_only_the_fragment_with_the_live_verdict(client):
     assert 'id="verdict-live" hx-swap-oob="true"' in html
     assert "Rejected" in html
     assert response["HX-Push-Url"].startswith(f"{URL}?cpu=xeon-e5-2680-v4")
+
+
+def submitted(html):
+    """Return the configure form's values as the browser submits them on a change."""
+    start = html.index('<form id="configure-form"')
+    form = html[start : html.index("</form>", start)]
+    values = {}
+    for select in re.finditer(r'<select id="\w+" name="(\w+)"[^>]*>(.*?)</select>', form, re.S):
+        picked = re.search(r'<option value="([^"]*)" selected>', select.group(2))
+        values[select.group(1)] = picked.group(1) if picked else ""
+    for field in re.finditer(r'<input[^>]*name="(\w+)"[^>]*value="([^"]*)"', form):
+        values[field.group(1)] = field.group(2)
+    return values
+
+
+def test_a_change_that_keeps_the_forms_options_redraws_only_the_results(client):
+    _, html = page(client, LEGACY + "&model_params_b=34&mode=train")
+    _, html = page(client, urlencode(submitted(html)), HTTP_HX_REQUEST="true")
+    values = submitted(html)  # the form as the first change redrew it, with every field
+    values["memory_gb"] = "512"  # another memory size: no select's options depend on it
+    response, fragment = page(client, urlencode(values), HTTP_HX_REQUEST="true")
+    assert response["HX-Retarget"] == "#results"
+    assert response["HX-Reswap"] == "outerHTML"
+    assert 'id="configure-form"' not in fragment
+    assert '<section class="results" id="results"' in fragment
+    assert 'id="verdict-live" hx-swap-oob="true" class="visually-hidden" aria-live="polite"' in (
+        fragment
+    )
+    assert 'id="language-next" value="/configure/?' in fragment
+    assert "memory_gb=512" in response["HX-Push-Url"]
+    assert "HX-Request" in response["Vary"]
+
+
+def test_a_change_that_changes_the_forms_options_redraws_the_whole_configurator(client):
+    _, html = page(client, LEGACY)
+    values = submitted(html)
+    values["gpu_count"] = "4"  # fewer GPUs: the socket splits offered change
+    response, fragment = page(client, urlencode(values), HTTP_HX_REQUEST="true")
+    assert "HX-Retarget" not in response
+    assert fragment.lstrip().startswith('<div id="configurator"')
+    assert 'id="configure-form"' in fragment
+
+
+def test_a_form_drawn_in_another_language_is_redrawn(client):
+    _, html = page(client, LEGACY)
+    values = submitted(html)
+    client.cookies["django_language"] = "zh-hans"
+    response, fragment = page(client, urlencode(values), HTTP_HX_REQUEST="true")
+    assert "HX-Retarget" not in response
+    assert 'id="configure-form"' in fragment
 
 
 def test_answers_vary_on_hx_request(client):
