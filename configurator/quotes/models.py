@@ -168,7 +168,7 @@ class Quote(models.Model):
 
     @property
     def build_summary(self) -> str:
-        return build_summary(self.build)
+        return build_summary(self.build, self.bom)
 
     @property
     def currency(self) -> str:

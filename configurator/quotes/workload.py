@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 
 def _mode(workload: dict[str, object]) -> str:
@@ -32,11 +33,15 @@ def workload_summary(workload: dict[str, object] | None) -> str:
     }
 
 
-def build_summary(build: dict[str, object]) -> str:
-    """Return e.g. "8 × h200-sxm per node, 2 nodes": each node's GPUs, and how many nodes."""
+def build_summary(build: dict[str, object], bom: list[dict[str, object]] | None = None) -> str:
+    """Return e.g. "8 × NVIDIA H100 80GB SXM5 per node, 2 nodes", the GPU named as quoted."""
     nodes = int(build.get("nodes") or 1)
-    return _("%(count)s × %(gpu)s per node, %(nodes)s node(s)") % {
-        "count": build["gpu_count"],
-        "gpu": build["gpu"],
-        "nodes": nodes,
-    }
+    gpu = (
+        next((line.get("name") for line in bom or () if line.get("kind") == "gpu"), None)
+        or build["gpu"]
+    )
+    return ngettext(
+        "%(count)s × %(gpu)s per node, %(nodes)s node",
+        "%(count)s × %(gpu)s per node, %(nodes)s nodes",
+        nodes,
+    ) % {"count": build["gpu_count"], "gpu": gpu, "nodes": nodes}

@@ -186,7 +186,7 @@ def test_every_quote_screen_names_the_workload_and_build_it_was_sized_for(
     quote = make_quote(workload={**workload, "context_length": 4096})
     services.quote_submit(quote=quote, user=presales)
     sized = "13B full fine-tune, batch 4, fp16, context 4096 tokens"
-    build = f"{GOOD_BUILD['gpu_count']} × {GOOD_BUILD['gpu']} per node, 1 node(s)"
+    build = f"{GOOD_BUILD['gpu_count']} × NVIDIA A800 80GB PCIe per node, 1 node"
     review = architect_client.get("/quotes/review/").content.decode()
     card = review[review.index(f'id="review-{quote.number}"') :]
     assert sized in card and build in card

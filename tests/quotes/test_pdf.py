@@ -146,7 +146,7 @@ def test_the_pdf_names_the_workload_in_both_languages(make_quote):
     text = " ".join(pdf_text(pdf.quote_pdf(make_quote(workload=workload))).split())
     assert "Sized for: 13B full fine-tune, batch 4, bf16, context 2048 tokens" in text
     assert "13B全参数微调，批大小4，bf16，上下文2048词元" in text.replace(" ", "")
-    assert "8 × a800-80g-pcie per node, 1 node(s)" in text
+    assert "8 × NVIDIA A800 80GB PCIe per node, 1 node" in text
 
 
 def test_the_pdf_says_when_no_workload_was_given(make_quote):
