@@ -18,7 +18,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 from reportlab.platypus.flowables import HRFlowable
 
 from configurator.fleet.models import NodeProbe
-from configurator.fleet.probe_report import finding_text
+from configurator.fleet.probe_report import finding_text, finding_title
 from configurator.quotes.pdf import font
 
 FONT = font()
@@ -53,12 +53,12 @@ def _document(story: list, title: str) -> bytes:
     return out.getvalue()
 
 
-def _both(finding: dict) -> str:
+def _both(finding: dict, text=finding_text, joiner: str = "<br/>") -> str:
     texts = []
     for language in ("en", "zh-hans"):
         with translation.override(language):
-            texts.append(finding_text(finding))
-    return "<br/>".join(texts)
+            texts.append(text(finding))
+    return joiner.join(texts)
 
 
 def probe_pdf(probe: NodeProbe) -> bytes:
@@ -114,9 +114,9 @@ def probe_pdf(probe: NodeProbe) -> bytes:
             )
         )
     story.append(Paragraph("Hardware findings · 硬件发现", HEADING))
-    rows = [["code · 代码", "finding · 发现"]]
-    rows += [[f["code"], _both(f)] for f in probe.findings]
-    story.append(_table(rows, [32 * mm, 146 * mm]) if probe.findings else Paragraph("—", BODY))
+    rows = [["fault · 问题", "finding · 发现"]]
+    rows += [[_both(f, finding_title), _both(f)] for f in probe.findings]
+    story.append(_table(rows, [40 * mm, 138 * mm]) if probe.findings else Paragraph("—", BODY))
     return _document(story, f"Hardware balance report {probe}")
 
 

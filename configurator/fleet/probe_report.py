@@ -48,6 +48,16 @@ FINDING_TEXT = {
         "%(subject)s is missing (%(command)s): its checks could not be made."
     ),
 }
+# The short name of each finding, shown where the code would be (the API keeps the code).
+FINDING_TITLE = {
+    "pcie_width": gettext_lazy("Narrow PCIe link"),
+    "pcie_gen": gettext_lazy("Slow PCIe slot"),
+    "cross_socket": gettext_lazy("GPU across sockets"),
+    "non_ecc": gettext_lazy("Memory without ECC"),
+    "gpu_ecc_off": gettext_lazy("GPU ECC off"),
+    "nvlink_missing": gettext_lazy("No NVLink"),
+    "not_collected": gettext_lazy("Output not collected"),
+}
 SEVERE = frozenset({"pcie_width", "pcie_gen", "cross_socket", "non_ecc", "gpu_ecc_off"})
 NOISE = re.compile(r"\((?:R|TM)\)|\bCPU\b|\bProcessor\b|@.*$|\d+-Core", re.IGNORECASE)
 
@@ -56,6 +66,11 @@ def finding_text(finding: dict[str, object]) -> str:
     """Return a stored finding as a sentence in the active language."""
     params = {"subject": finding["subject"], **finding.get("params", {})}
     return str(FINDING_TEXT[finding["code"]]) % params
+
+
+def finding_title(finding: dict[str, object]) -> str:
+    """Return a stored finding's short name in the active language."""
+    return str(FINDING_TITLE[finding["code"]])
 
 
 def _model_tokens(name: str) -> list[str]:

@@ -16,7 +16,7 @@ from configurator.fleet.audit import UTILISATION_BALANCED, UTILISATION_MISMATCHE
 from configurator.fleet.charts import bars
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.facts import node_facts
-from configurator.fleet.probe_report import finding_text, probe_report
+from configurator.fleet.probe_report import finding_text, finding_title, probe_report
 from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import row_build
 from configurator.quotes.models import Quote, QuoteEvent
@@ -136,7 +136,10 @@ def recipe_list() -> list[dict[str, object]]:
 def probe_context(probe: NodeProbe) -> dict[str, object]:
     """Return what a probe's report page shows: facts, findings, verdict and balance."""
     facts = node_facts(probe.files)
-    findings = [{**finding, "text": finding_text(finding)} for finding in probe.findings]
+    findings = [
+        {**finding, "title": finding_title(finding), "text": finding_text(finding)}
+        for finding in probe.findings
+    ]
     gpu_sockets = facts.gpu_sockets()
     gpus = []
     for i, gpu in enumerate(facts.gpus):

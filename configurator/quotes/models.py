@@ -14,6 +14,8 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from configurator.quotes.workload import build_summary, workload_summary
+
 
 class Status(models.TextChoices):
     DRAFT = "draft", _("draft")
@@ -159,6 +161,14 @@ class Quote(models.Model):
                     params={"number": self.number, "status": Status(stored).label},
                 )
         super().save(*args, **kwargs)
+
+    @property
+    def workload_summary(self) -> str:
+        return workload_summary(self.workload)
+
+    @property
+    def build_summary(self) -> str:
+        return build_summary(self.build)
 
     @property
     def currency(self) -> str:

@@ -330,6 +330,17 @@ def both_lines(template, params: dict[str, object]) -> tuple[str, str]:
     return lines[0], lines[1]
 
 
+def _sized_for(quote: Quote, styles) -> list:
+    """Say in both languages what workload the build was sized for, and the build in short."""
+    lines = []
+    for language in ("en", "zh-hans"):
+        with translation.override(language):
+            lines.append(
+                f"{_('Sized for')}: {quote.workload_summary} · {_('Build')}: {quote.build_summary}"
+            )
+    return [Spacer(0, 2 * mm)] + [Paragraph(_escape(line), styles["base"]) for line in lines]
+
+
 def _node_count(quote: Quote, styles) -> list:
     """Say that the layout is one node's when the quote is for several identical nodes."""
     nodes = int(quote.build.get("nodes") or 1)
@@ -383,7 +394,12 @@ def quote_pdf(quote: Quote) -> bytes:
         subject=quote.customer_company or quote.customer_name,
         invariant=True,  # the same quote gives the same bytes
     )
-    flow = _header(quote, styles) + _bom(quote, styles) + _checks(quote, styles)
+    flow = (
+        _header(quote, styles)
+        + _sized_for(quote, styles)
+        + _bom(quote, styles)
+        + _checks(quote, styles)
+    )
     # A heading never ends a page apart from its chart.
     flow += [
         KeepTogether(

@@ -9,7 +9,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from configurator.fleet import selectors
-from tests.fleet.probe_archives import dual_socket_synthetic, tar_gz
+from tests.fleet.probe_archives import dual_socket_synthetic, h200_vm_files, tar_gz
 from tests.fleet.sheets import GOOD, LEGACY, P3, csv_bytes
 
 pytestmark = pytest.mark.django_db
@@ -167,3 +167,32 @@ def test_month_counts_leads_and_their_conversion_into_quotes(architect_client):
     assert (month["leads"], month["leads_quoted"], month["conversion"]) == (4, 2, 0.5)
     html = architect_client.get(reverse("fleet:monthly")).content.decode()
     assert "50 %" in html
+
+
+@pytest.mark.parametrize(
+    ("files", "english", "chinese"),
+    [
+        (dual_socket_synthetic(narrow=3), "Narrow PCIe link", "PCIe 链路过窄"),
+        (h200_vm_files(), "Output not collected", "输出未采集"),  # no lspci, dmidecode, nccl
+    ],
+)
+def test_probe_page_and_pdf_name_findings_in_words_not_codes(
+    architect_client, files, english, chinese
+):
+    from configurator.fleet.probe_report import FINDING_TITLE
+
+    archive = SimpleUploadedFile("p.tar.gz", tar_gz(files))
+    response = architect_client.post(
+        reverse("fleet:probe-upload"), {"archive": archive, "psu_watts": 5000}
+    )
+    html = architect_client.get(response["Location"]).content.decode()
+    architect_client.cookies["django_language"] = "zh-hans"
+    html_zh = architect_client.get(response["Location"]).content.decode()
+    pdf = architect_client.get(response["Location"] + "report.pdf").content
+    text = " ".join(
+        " ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages
+    )
+    assert english in html and chinese in html_zh
+    assert english in text and chinese.replace(" ", "") in text.replace(" ", "")
+    for code in FINDING_TITLE:
+        assert code not in html and code not in html_zh and code not in text

@@ -5,7 +5,7 @@ import json
 import pytest
 from django.contrib.auth.models import Group
 
-from configurator.quotes import services
+from configurator.quotes import links, services
 from configurator.quotes.models import Quote, Status
 from configurator.roles import PRESALES
 from tests.factories import UserFactory
@@ -79,8 +79,8 @@ def test_an_issued_quote_cannot_be_edited_from_the_page(
 ):
     quote = make_quote()
     services.quote_submit(quote=quote, user=presales)
-    services.quote_approve(quote=quote, user=architect)
-    services.quote_issue(quote=quote, user=presales)
+    quote = services.quote_approve(quote=quote, user=architect)
+    quote = services.quote_issue(quote=quote, user=presales)
     page = presales_client.get(f"/quotes/{quote.number}/").content.decode()
     assert "Edit the draft" not in page
     response = presales_client.post(f"/quotes/{quote.number}/", {**FORM, "term_months": "36"})
@@ -177,3 +177,28 @@ def test_a_quote_from_a_saved_build_links_its_lead_and_marks_it_quoted(presales_
 
 def test_an_unknown_saved_build_is_404(presales_client):
     assert presales_client.get("/quotes/new/?saved_build=999").status_code == 404
+
+
+def test_every_quote_screen_names_the_workload_and_build_it_was_sized_for(
+    architect_client, client, make_quote, presales, architect
+):
+    workload = {"model_params_b": 13, "mode": "finetune", "batch_size": 4, "precision": "fp16"}
+    quote = make_quote(workload={**workload, "context_length": 4096})
+    services.quote_submit(quote=quote, user=presales)
+    sized = "13B full fine-tune, batch 4, fp16, context 4096 tokens"
+    build = f"{GOOD_BUILD['gpu_count']} × {GOOD_BUILD['gpu']} per node, 1 node(s)"
+    review = architect_client.get("/quotes/review/").content.decode()
+    card = review[review.index(f'id="review-{quote.number}"') :]
+    assert sized in card and build in card
+    assert sized in architect_client.get(f"/quotes/{quote.number}/").content.decode()
+    quote = services.quote_approve(quote=quote, user=architect)
+    quote = services.quote_issue(quote=quote, user=presales)
+    client.cookies["django_language"] = "zh-hans"
+    page = client.get(f"/quotes/c/{links.customer_token(quote)}/").content.decode()
+    assert "13B 全参数微调，批大小 4，fp16，上下文 4096 词元" in page
+
+
+def test_a_quote_without_workload_says_so(presales_client, make_quote):
+    quote = make_quote(workload=None)
+    page = presales_client.get(f"/quotes/{quote.number}/").content.decode()
+    assert "No workload: the build was not sized for one." in page

@@ -139,3 +139,16 @@ def test_a_section_heading_stays_on_the_page_of_its_chart(make_quote, build, wor
     for heading, content in (("Balance score", "Overall"), ("NUMA layout", "NUMA 0")):
         page = next(text for text in pages if heading in text)
         assert content in page, heading
+
+
+def test_the_pdf_names_the_workload_in_both_languages(make_quote):
+    workload = {"model_params_b": 13, "mode": "finetune", "batch_size": 4}
+    text = " ".join(pdf_text(pdf.quote_pdf(make_quote(workload=workload))).split())
+    assert "Sized for: 13B full fine-tune, batch 4, bf16, context 2048 tokens" in text
+    assert "13B全参数微调，批大小4，bf16，上下文2048词元" in text.replace(" ", "")
+    assert "8 × a800-80g-pcie per node, 1 node(s)" in text
+
+
+def test_the_pdf_says_when_no_workload_was_given(make_quote):
+    text = " ".join(pdf_text(pdf.quote_pdf(make_quote(workload=None))).split())
+    assert "No workload: the build was not sized for one." in text
