@@ -5,6 +5,7 @@ the CPU take two sockets, does the GPU have NVLink, does the platform take these
 checked here. Errors are collected, not raised at the first, so a client sees every bad field.
 """
 
+import math
 from dataclasses import dataclass, field
 
 from configurator.engine import build as engine
@@ -198,8 +199,41 @@ def shape_errors(data: WorkloadIn, prefix: str = "workload") -> InputErrors:
     return errors
 
 
-TRAIN_WORK = ("train_tokens", "deadline_days")
-INFER_WORK = ("concurrent_users", "prompt_tokens", "output_tokens", "target_tokens_per_s")
+TRAIN_WORK = ("train_tokens", "epochs", "dataset_tokens", "deadline_days")
+INFER_WORK = (
+    "concurrent_users",
+    "prompt_tokens",
+    "output_tokens",
+    "target_tokens_per_s",
+    "target_ttft_s",
+)
+
+
+def train_tokens(data: WorkloadIn) -> float | None:
+    """Return the tokens to train on: `train_tokens`, else epochs × dataset_tokens."""
+    if data.train_tokens is not None:
+        return data.train_tokens
+    if data.epochs is not None and data.dataset_tokens is not None:
+        return data.epochs * data.dataset_tokens
+    return None
+
+
+def _epoch_errors(data: WorkloadIn, prefix: str) -> InputErrors:
+    """Return what is wrong with epochs and dataset_tokens: one without the other, or a
+    product that disagrees with a train_tokens also given."""
+    errors = InputErrors()
+    if (data.epochs is None) != (data.dataset_tokens is None):
+        missing = "dataset_tokens" if data.dataset_tokens is None else "epochs"
+        errors.add(f"{prefix}.{missing}", "Give epochs and dataset_tokens together.")
+    elif data.epochs is not None and data.train_tokens is not None:
+        product = data.epochs * data.dataset_tokens
+        if not math.isclose(product, data.train_tokens, rel_tol=1e-6):
+            errors.add(
+                f"{prefix}.train_tokens",
+                f"train_tokens ({data.train_tokens:g}) disagrees with epochs × dataset_tokens "
+                f"({product:g}); give one or the other.",
+            )
+    return errors
 
 
 def _work_errors(data: WorkloadIn, prefix: str) -> InputErrors:
@@ -210,8 +244,12 @@ def _work_errors(data: WorkloadIn, prefix: str) -> InputErrors:
         if getattr(data, name) is not None:
             mode = "inference" if not infer else "training and fine-tuning"
             errors.add(f"{prefix}.{name}", f"Only for {mode}; mode is {data.mode!r}.")
-    if data.deadline_days is not None and data.train_tokens is None:
-        errors.add(f"{prefix}.deadline_days", "Give train_tokens: a deadline needs the work.")
+    errors.merge(_epoch_errors(data, prefix))
+    if data.deadline_days is not None and train_tokens(data) is None:
+        errors.add(
+            f"{prefix}.deadline_days",
+            "Give train_tokens (or epochs and dataset_tokens): a deadline needs the work.",
+        )
     length = (data.prompt_tokens or 0) + (data.output_tokens or 0)
     if "context_length" in data.model_fields_set and length > data.context_length:
         errors.add(
@@ -253,10 +291,13 @@ def workload_from_input(data: WorkloadIn, *, prefix: str = "workload") -> engine
         attention_heads=data.attention_heads,
         kv_heads=data.kv_heads,
         vocab_size=data.vocab_size,
-        train_tokens=data.train_tokens,
+        train_tokens=train_tokens(data),
+        epochs=data.epochs,
+        dataset_tokens=data.dataset_tokens,
         deadline_days=data.deadline_days,
         concurrent_users=data.concurrent_users,
         prompt_tokens=data.prompt_tokens,
         output_tokens=data.output_tokens,
         target_tokens_per_s=data.target_tokens_per_s,
+        target_ttft_s=data.target_ttft_s,
     )

@@ -84,6 +84,12 @@ class WorkloadIn(StrictSchema):
     train_tokens: float | None = Field(
         None, gt=0, le=1e16, description="Training: tokens to train on, e.g. 3e11"
     )
+    epochs: float | None = Field(
+        None, gt=0, le=1e6, description="Training: passes over the data set (with dataset_tokens)"
+    )
+    dataset_tokens: float | None = Field(
+        None, gt=0, le=1e16, description="Training: tokens in the data set (with epochs)"
+    )
     deadline_days: float | None = Field(
         None, gt=0, le=3650, description="Training: the run must finish within this many days"
     )
@@ -98,6 +104,9 @@ class WorkloadIn(StrictSchema):
     )
     target_tokens_per_s: float | None = Field(
         None, gt=0, le=1e9, description="Inference: output tokens/s the build must sustain"
+    )
+    target_ttft_s: float | None = Field(
+        None, gt=0, le=3600, description="Inference: time to first token the build must meet, s"
     )
 
 
@@ -195,6 +204,7 @@ class PerformanceOut(Schema):
     cost_per_million_tokens: float | None = None
     currency: str
     meets_target: bool
+    meets_ttft_target: bool | None = None
     monthly_price: float
     assumptions: list[str]
 

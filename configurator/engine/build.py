@@ -261,9 +261,10 @@ class Workload:
     `batch_size` is per GPU for training and concurrent sequences for inference.
     The shape fields are optional; sizing derives them from the parameter count when absent.
     `gpu_count` and `gpu` are preferences for the recommender (GPUs over all nodes).
-    The amount of work is optional: `train_tokens` (and a `deadline_days`) for training;
-    `concurrent_users`, `prompt_tokens`, `output_tokens` and `target_tokens_per_s` for
-    inference (docs/performance.md).
+    The amount of work is optional: `train_tokens` (and a `deadline_days`) for training,
+    with `epochs` × `dataset_tokens` when given that way (already multiplied into
+    `train_tokens`); `concurrent_users`, `prompt_tokens`, `output_tokens`,
+    `target_tokens_per_s` and `target_ttft_s` for inference (docs/performance.md).
     """
 
     model_params_b: float
@@ -280,11 +281,14 @@ class Workload:
     kv_heads: int | None = None
     vocab_size: int | None = None
     train_tokens: float | None = None
+    epochs: float | None = None
+    dataset_tokens: float | None = None
     deadline_days: float | None = None
     concurrent_users: int | None = None
     prompt_tokens: int | None = None
     output_tokens: int | None = None
     target_tokens_per_s: float | None = None
+    target_ttft_s: float | None = None
 
     @property
     def has_work(self) -> bool:
@@ -297,6 +301,7 @@ class Workload:
                     self.prompt_tokens,
                     self.output_tokens,
                     self.target_tokens_per_s,
+                    self.target_ttft_s,
                 )
             )
         return self.train_tokens is not None

@@ -159,6 +159,7 @@ class Performance:
     cost_per_run: float | None = None
     cost_per_million_tokens: float | None = None
     meets_target: bool = True
+    meets_ttft_target: bool | None = None  # None without a time-to-first-token target
     assumptions: tuple[str, ...] = ()
     terms: dict[str, float] = field(default_factory=dict)  # the formula's terms, for docs/tests
 
@@ -195,6 +196,8 @@ class Performance:
         result["currency"] = CURRENCY
         result["monthly_price"] = round(self.monthly_price, 2)
         result["meets_target"] = self.meets_target
+        if self.meets_ttft_target is not None:
+            result["meets_ttft_target"] = self.meets_ttft_target
         result["assumptions"] = list(self.assumptions)
         return result
 
@@ -328,6 +331,11 @@ def training(
         f"gradients per step over {link} at {rules.comm_bandwidth_efficiency:.0%}, "
         f"{how} the backward pass",
         f"{steps:,.0f} steps of {step_tokens:,} tokens",
+        *(
+            [f"{workload.epochs:g} epoch(s) × {workload.dataset_tokens:.3g} tokens"]
+            if workload.epochs is not None and workload.dataset_tokens is not None
+            else []
+        ),
         f"a month is {HOURS_PER_MONTH} hours of the build's monthly price",
     ]
     if factor != 1:
@@ -514,7 +522,8 @@ def inference(
     """Return the output tokens per second, time to first token and cost of serving.
 
     Of the replica sizes that hold the model, the one that serves the most tokens per second
-    is taken (the fewest GPUs per replica on a tie).
+    is taken (the fewest GPUs per replica on a tie); with a time-to-first-token target, the
+    best of those that meet it, when any does.
     """
     gpu = build.gpu
     peak = gpu.peak_tflops(workload.precision) * 1e12
@@ -526,15 +535,21 @@ def inference(
         return _unknown(workload, monthly_price, gpu)
     efficiency = mfu(build, rules)
     link = _intra_link_gbs(build)[0] * rules.comm_bandwidth_efficiency
+    ttft = workload.target_ttft_s
     serving = max(
         (_serve(plan, sized, gpu, peak, bandwidth, efficiency, factor, link) for plan in plans),
-        key=lambda serving: (serving.tokens_per_s, -serving.plan.gpus),
+        key=lambda serving: (
+            ttft is None or serving.first_token <= ttft,
+            serving.tokens_per_s,
+            -serving.plan.gpus,
+        ),
     )
     plan = serving.plan
     tokens_per_s = serving.tokens_per_s
     per_million = monthly_price / (tokens_per_s * HOURS_PER_MONTH * 3600) * 1e6
     target = workload.target_tokens_per_s
-    meets = target is None or tokens_per_s >= target
+    meets_ttft = None if ttft is None else serving.first_token <= ttft
+    meets = (target is None or tokens_per_s >= target) and meets_ttft is not False
     bound = "memory bandwidth" if serving.decode_memory >= serving.decode_compute else "compute"
     assumptions = [
         f"{plan.count} replica(s) of {plan.gpus} × {gpu.name}, "
@@ -550,7 +565,12 @@ def inference(
     if factor != 1:
         assumptions.append(f"measured pitfall losses: latency × {factor:.2f}")
     if target is not None:
-        assumptions.append(f"target {target:g} output tokens/s: " + ("met" if meets else "missed"))
+        met = tokens_per_s >= target
+        assumptions.append(f"target {target:g} output tokens/s: " + ("met" if met else "missed"))
+    if ttft is not None:
+        assumptions.append(
+            f"target time to first token {ttft:g} s: " + ("met" if meets_ttft else "missed")
+        )
     return Performance(
         mode=workload.mode,
         monthly_price=monthly_price,
@@ -558,6 +578,7 @@ def inference(
         time_to_first_token_s=serving.first_token,
         cost_per_million_tokens=per_million,
         meets_target=meets,
+        meets_ttft_target=meets_ttft,
         assumptions=tuple(assumptions),
         terms={
             "replica_gpus": plan.gpus,
@@ -605,6 +626,14 @@ def performance(
     return training(build, workload, rules, monthly_price, factor)
 
 
+def has_target(workload: Workload) -> bool:
+    """Return whether the work has a deadline, a throughput target or a first-token target."""
+    return any(
+        value is not None
+        for value in (workload.deadline_days, workload.target_tokens_per_s, workload.target_ttft_s)
+    )
+
+
 def gpus_for_work(
     workload: Workload,
     gpu: Gpu,
@@ -621,7 +650,7 @@ def gpus_for_work(
     until the figures on `Cluster.of_gpus` meet the deadline or target, or `max_gpus` is
     passed. Without a deadline or target the fewest GPUs are the answer.
     """
-    if workload.deadline_days is None and workload.target_tokens_per_s is None:
+    if not has_target(workload):
         return fewest
     total = fewest
     for _ in range(16):
@@ -633,7 +662,11 @@ def gpus_for_work(
         if result.time_to_train_days is not None:
             shortfall = result.time_to_train_days / workload.deadline_days
         elif result.tokens_per_s:
-            shortfall = workload.target_tokens_per_s / result.tokens_per_s
+            shortfall = 1.0
+            if workload.target_tokens_per_s is not None:
+                shortfall = workload.target_tokens_per_s / result.tokens_per_s
+            if workload.target_ttft_s is not None and result.time_to_first_token_s:
+                shortfall = max(shortfall, result.time_to_first_token_s / workload.target_ttft_s)
         else:
             return None  # no datasheet figures: the work cannot be timed
         # At most double: more GPUs per replica also free memory for more sequences, so

@@ -16,7 +16,10 @@ PERMALINK_FIELDS = (
 )  # fmt: skip
 WORKLOAD_FIELDS = ("model_params_b", "mode", "batch_size", "precision", "context_length")
 # The amount of work (api.md "Work, time and cost"): in the permalink only when given.
-WORK_FIELDS = ("train_tokens", "deadline_days", "target_tokens_per_s")
+WORK_FIELDS = (
+    "train_tokens", "epochs", "dataset_tokens", "deadline_days",
+    "concurrent_users", "prompt_tokens", "output_tokens", "target_tokens_per_s", "target_ttft_s",
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +81,14 @@ class WorkloadChoice:
     precision: str = "bf16"
     context_length: int = 2048
     train_tokens: float | None = None
+    epochs: float | None = None
+    dataset_tokens: float | None = None
     deadline_days: float | None = None
+    concurrent_users: int | None = None
+    prompt_tokens: int | None = None
+    output_tokens: int | None = None
     target_tokens_per_s: float | None = None
+    target_ttft_s: float | None = None
 
     def workload_input(self) -> dict[str, object]:
         """Return the workload in the shape of the API's `workload` (work fields when given)."""

@@ -8,8 +8,9 @@ from django import forms
 from django.core.validators import RegexValidator
 from django.utils.translation import gettext_lazy as _
 
+from configurator.engine.performance import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
 from configurator.schemas import MAX_GPUS_PER_NODE, MAX_NODES
-from configurator.web.configuration import Configuration, WorkloadChoice
+from configurator.web.configuration import WORK_FIELDS, Configuration, WorkloadChoice
 from configurator.web.models import Lead
 
 BOOLEAN_CHOICES = [("true", _("yes")), ("false", _("no"))]
@@ -104,11 +105,30 @@ class WorkloadForm(forms.Form):
     train_tokens = forms.FloatField(
         label=_("Tokens to train on"), min_value=1, max_value=1e16, required=False
     )
+    epochs = forms.FloatField(label=_("Epochs"), min_value=0.01, max_value=1e6, required=False)
+    dataset_tokens = forms.FloatField(
+        label=_("Tokens in the data set"), min_value=1, max_value=1e16, required=False
+    )
     deadline_days = forms.FloatField(
         label=_("Deadline (days)"), min_value=0.01, max_value=3650, required=False
     )
+    concurrent_users = forms.IntegerField(
+        label=_("Concurrent users"), min_value=1, max_value=1_000_000, required=False
+    )
+    prompt_tokens = forms.IntegerField(
+        label=_("Prompt tokens per request"), min_value=1, max_value=4_194_304, required=False
+    )
+    output_tokens = forms.IntegerField(
+        label=_("Output tokens per request"), min_value=1, max_value=4_194_304, required=False
+    )
     target_tokens_per_s = forms.FloatField(
         label=_("Output tokens per second to serve"), min_value=1, max_value=1e9, required=False
+    )
+    target_ttft_s = forms.FloatField(
+        label=_("Time to first token within (seconds)"),
+        min_value=0.001,
+        max_value=3600,
+        required=False,
     )
 
     def clean(self) -> dict:
@@ -120,20 +140,24 @@ class WorkloadForm(forms.Form):
         return cleaned
 
     def workload(self) -> WorkloadChoice | None:
+        """Return the workload typed; without a context length, one that holds the prompt and
+        output lengths given (the defaults of docs/performance.md for the one not given), as the
+        API takes it."""
         data = self.cleaned_data
         if not data.get("model_params_b") or not data.get("mode"):
             return None
+        context = data.get("context_length")
+        if not context and (data.get("prompt_tokens") or data.get("output_tokens")):
+            context = (data.get("prompt_tokens") or DEFAULT_PROMPT_TOKENS) + (
+                data.get("output_tokens") or DEFAULT_OUTPUT_TOKENS
+            )
         return WorkloadChoice(
             model_params_b=data["model_params_b"],
             mode=data["mode"],
             batch_size=data.get("batch_size") or 1,
             precision=data.get("precision") or "bf16",
-            context_length=data.get("context_length") or 2048,
-            **{
-                name: data[name]
-                for name in ("train_tokens", "deadline_days", "target_tokens_per_s")
-                if data.get(name) is not None
-            },
+            context_length=context or 2048,
+            **{name: data[name] for name in WORK_FIELDS if data.get(name) is not None},
         )
 
 

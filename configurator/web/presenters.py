@@ -20,7 +20,12 @@ from django.utils.translation import gettext_lazy as _
 
 from configurator import selectors
 from configurator.selectors import CatalogSnapshot
-from configurator.web.configuration import Configuration, query_value
+from configurator.web.configuration import (
+    WORK_FIELDS,
+    WORKLOAD_FIELDS,
+    Configuration,
+    query_value,
+)
 from configurator.web.forms import PRECISION_CHOICES
 from configurator.web.options import Adjustment, Choices, choices
 from configurator.web.reading import Request
@@ -275,6 +280,9 @@ def performance_view(evaluation: dict | None, monthly_price: float | None = None
                 cny_exact(work["cost_per_million_tokens"] * scale),
             )
         )
+    if work.get("meets_ttft_target") is not None:
+        met = gettext("met") if work["meets_ttft_target"] else gettext("missed")
+        rows.append((gettext("Time to first token target"), met))
     if not work["meets_target"]:
         rows.append((gettext("Deadline or target"), gettext("missed")))
     return rows  # fmt: skip
@@ -444,11 +452,11 @@ def configurator_context(
         "adjustments": adjustment_texts(request.adjustments),
         "workload": assessment.workload,
         "typed": request.workload_values,
+        # Beside their fields, so in `form_state`: the work fields' messages too.
         "workload_errors": {
             k: v
             for k, v in request.errors.items()
-            if k
-            in ("model_params_b", "mode", "batch_size", "precision", "context_length", "prefer_gpu")
+            if k in (*WORKLOAD_FIELDS, "prefer_gpu", *WORK_FIELDS)
         },
         "prefer_gpu": request.prefer_gpu,
         "gpus": catalog.offered.gpus,

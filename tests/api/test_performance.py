@@ -112,6 +112,16 @@ def test_sizing_with_a_gpu_times_the_work_on_the_gpus_that_hold_it(post_json):
         ({"mode": "infer", "train_tokens": 1e9}, "workload.train_tokens"),
         ({"mode": "infer", "concurrent_users": 0}, "workload.concurrent_users"),
         ({"mode": "infer", "target_tokens_per_s": -5}, "workload.target_tokens_per_s"),
+        ({"mode": "infer", "target_ttft_s": 0}, "workload.target_ttft_s"),
+        ({"mode": "train", "target_ttft_s": 1}, "workload.target_ttft_s"),
+        ({"mode": "infer", "epochs": 2, "dataset_tokens": 1e9}, "workload.epochs"),
+        ({"mode": "train", "epochs": 2}, "workload.dataset_tokens"),
+        ({"mode": "train", "dataset_tokens": 1e9}, "workload.epochs"),
+        ({"mode": "train", "epochs": 0, "dataset_tokens": 1e9}, "workload.epochs"),
+        (
+            {"mode": "train", "train_tokens": 1e9, "epochs": 3, "dataset_tokens": 1e9},
+            "workload.train_tokens",
+        ),
         (
             {"mode": "infer", "context_length": 1024, "prompt_tokens": 1000, "output_tokens": 100},
             "workload.prompt_tokens",
@@ -145,3 +155,30 @@ def test_an_unbalanced_node_states_what_its_lost_utilisation_costs(post_json, ex
     assert not body["balance"]["balanced"]
     share = 1 - 0.637 / 0.886
     assert body["balance_monthly_loss"] == pytest.approx(body["monthly_price"] * share, abs=0.02)
+
+
+def test_epochs_times_dataset_tokens_are_the_tokens_to_train_on(post_json, example):
+    base = {"model_params_b": 7, "mode": "finetune", "batch_size": 4}
+    example["workload"] = base | {"epochs": 3, "dataset_tokens": 2e9}
+    by_epochs = post_json(EVALUATE, example).json()["performance"]
+    example["workload"] = base | {"train_tokens": 6e9}
+    by_tokens = post_json(EVALUATE, example).json()["performance"]
+    assert by_epochs["time_to_train_days"] == by_tokens["time_to_train_days"]
+    assert by_epochs["cost_per_run"] == by_tokens["cost_per_run"]
+    assert any("3 epoch(s) × 2e+09 tokens" in note for note in by_epochs["assumptions"])
+    example["workload"] = base | {"epochs": 3, "dataset_tokens": 2e9, "train_tokens": 6e9}
+    assert post_json(EVALUATE, example).status_code == 200  # agreeing figures are accepted
+
+
+def test_a_first_token_target_is_reported_met_or_missed(post_json, example):
+    work = {"model_params_b": 70, "mode": "infer", "concurrent_users": 8, "prompt_tokens": 4000}
+    example["workload"] = work | {"target_ttft_s": 60}
+    met = post_json(EVALUATE, example).json()["performance"]
+    assert met["meets_ttft_target"] and met["meets_target"]
+    assert "target time to first token 60 s: met" in met["assumptions"]
+    example["workload"] = work | {"target_ttft_s": 0.001}
+    missed = post_json(EVALUATE, example).json()["performance"]
+    assert missed["meets_ttft_target"] is False and missed["meets_target"] is False
+    assert missed["time_to_first_token_s"] > 0.001
+    example["workload"] = work
+    assert "meets_ttft_target" not in post_json(EVALUATE, example).json()["performance"]

@@ -75,3 +75,27 @@ def test_a_deadline_no_build_can_meet_says_so(client):
 def test_without_work_builds_rank_by_monthly_price_and_carry_no_performance(client):
     builds = recommend(client, {"model_params_b": 7, "mode": "infer", "batch_size": 4})["builds"]
     assert all(item["performance"] is None for item in builds)
+
+
+def test_serve_with_a_first_token_target_recommends_builds_that_meet_it(client):
+    workload = {"model_params_b": 70, "mode": "infer", "prompt_tokens": 8000, "target_ttft_s": 1}
+    builds = recommend(client, workload)["builds"]
+    assert builds
+    for item in builds:
+        performance = item["performance"]
+        assert performance["time_to_first_token_s"] <= 1
+        assert performance["meets_ttft_target"] and performance["meets_target"]
+    # A slower first token lets cheaper GPUs in.
+    relaxed = recommend(client, workload | {"target_ttft_s": 5})["builds"]
+    assert (
+        relaxed[0]["performance"]["cost_per_million_tokens"]
+        <= builds[0]["performance"]["cost_per_million_tokens"]
+    )
+    assert {item["build"]["gpu"] for item in relaxed} - {item["build"]["gpu"] for item in builds}
+
+
+def test_a_first_token_target_no_build_can_meet_says_so(client):
+    workload = {"model_params_b": 70, "mode": "infer", "prompt_tokens": 8000, "target_ttft_s": 1e-4}
+    body = recommend(client, workload)
+    assert body["builds"] == []
+    assert "a first token within 0.0001 s" in json.dumps(body)

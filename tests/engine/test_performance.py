@@ -238,3 +238,22 @@ def test_a_model_no_node_holds_spans_the_fewest_whole_nodes():
     result = performance(cluster, serve(405, target_tokens_per_s=1e5), RULES, 1.0)
     assert result.terms["replica_gpus"] == 16  # 810 GB of bf16 weights: two nodes a replica
     assert result.terms["replicas"] == 4
+
+
+def test_a_first_token_target_takes_the_replica_that_meets_it():
+    work = serve(70, target_tokens_per_s=2000, prompt_tokens=8000)
+    fastest = performance(s3(), work, RULES, 1.0)
+    ttft = fastest.time_to_first_token_s * 0.7
+    result = performance(s3(), replace(work, target_ttft_s=ttft), RULES, 1.0)
+    assert result.time_to_first_token_s <= ttft
+    assert result.terms["replica_gpus"] > fastest.terms["replica_gpus"]
+    assert result.meets_ttft_target
+
+
+def test_a_first_token_target_is_met_with_more_gpus_per_replica():
+    work = serve(70, prompt_tokens=8000, target_ttft_s=0.6)
+    total = gpus_for_work(work, h100_sxm(), 2, RULES, max_gpus=512)
+    result = performance(Cluster.of_gpus(h100_sxm(), total, RULES), work, RULES, 1.0)
+    assert result.time_to_first_token_s <= 0.6
+    assert total > 2
+    assert gpus_for_work(replace(work, target_ttft_s=1e-6), h100_sxm(), 2, RULES, 64) is None

@@ -50,3 +50,53 @@ def test_recommendation_cards_show_the_works_figures(client):
     cards = response.context["recommendations"]
     assert cards and all(card["performance"] for card in cards)
     assert "Cost per million output tokens" in html
+
+
+SERVE_DETAIL = (
+    "&model_params_b=70&mode=infer&concurrent_users=16&prompt_tokens=2000&output_tokens=300"
+    "&target_ttft_s=5"
+)
+
+
+def test_serving_details_survive_the_permalink_and_reach_the_figures(client):
+    response, html = page(client, API_EXAMPLE + SERVE_DETAIL)
+    permalink = response.context["permalink"]
+    for field in ("concurrent_users=16", "prompt_tokens=2000", "output_tokens=300"):
+        assert field in permalink
+    assert "target_ttft_s=5" in permalink
+    rows = dict(response.context["performance"])
+    assert rows["Time to first token target"] == "met"
+    shorter, _ = page(client, API_EXAMPLE + SERVE_DETAIL.replace("prompt_tokens=2000", ""))
+    assert (
+        dict(shorter.context["performance"])["Time to first token"] != rows["Time to first token"]
+    )
+    missed, _ = page(client, API_EXAMPLE + SERVE_DETAIL.replace("ttft_s=5", "ttft_s=0.001"))
+    assert dict(missed.context["performance"])["Time to first token target"] == "missed"
+    for name in ("concurrent_users", "prompt_tokens", "output_tokens", "target_ttft_s"):
+        assert f'name="{name}"' in html
+
+
+def test_epochs_and_data_set_train_as_their_product(client):
+    by_epochs, html = page(client, API_EXAMPLE + "&model_params_b=7&mode=train"
+                           "&epochs=3&dataset_tokens=2e9")  # fmt: skip
+    by_tokens, _ = page(client, API_EXAMPLE + "&model_params_b=7&mode=train&train_tokens=6e9")
+    assert "epochs=3" in by_epochs.context["permalink"]
+    assert "dataset_tokens=2000000000" in by_epochs.context["permalink"]
+    assert by_epochs.context["performance"] == by_tokens.context["performance"]
+    assert 'name="epochs"' in html and 'name="dataset_tokens"' in html
+
+
+def test_a_bad_work_field_is_named_beside_it_and_changes_the_form_state(client):
+    good, _ = page(client, API_EXAMPLE + SERVE_DETAIL)
+    bad, html = page(
+        client, API_EXAMPLE + SERVE_DETAIL.replace("target_ttft_s=5", "target_ttft_s=0")
+    )
+    assert "target_ttft_s" in bad.context["workload_errors"]
+    assert 'id="err_target_ttft_s"' in html
+    assert bad.context["form_state"] != good.context["form_state"]
+
+
+def test_the_new_work_fields_are_labelled_in_chinese(client):
+    _, html = page(client, API_EXAMPLE + SERVE_DETAIL, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    for label in ("Concurrent users", "Prompt tokens per request", "Epochs"):
+        assert label not in html

@@ -248,10 +248,15 @@ def work_reason(workload: Workload, gpus: list[Gpu], rules: RuleParams, max_gpus
             days = num(best[2].time_to_train_days)
             said += f": the fastest, {max_gpus} × {best[1].name}, takes {days} days"
     else:
-        target = workload.target_tokens_per_s
-        said = f"No build of up to {limit} serves the target of {num(target)} output tokens/s"
+        targets = []
+        if workload.target_tokens_per_s is not None:
+            targets.append(f"{num(workload.target_tokens_per_s)} output tokens/s")
+        if workload.target_ttft_s is not None:
+            targets.append(f"a first token within {workload.target_ttft_s:g} s")
+        said = f"No build of up to {limit} serves the target of " + " and ".join(targets)
         if best:
             said += (
                 f": the fastest, {max_gpus} × {best[1].name}, serves {best[2].tokens_per_s:,.0f}"
+                f" with a first token in {best[2].time_to_first_token_s:.2f} s"
             )
     return said + "."

@@ -179,8 +179,9 @@ class Search:
     def _deploy(self, gpu: Gpu, sizes: tuple[int, ...], networked: tuple[int, ...], needed: int):
         """Return the deployment of `needed` GPUs (at least) in the platform's node sizes.
 
-        Inference with a throughput target takes `needed` GPUs as the count, rounded up to
-        whole nodes of the largest size that serves it: more replicas serve more tokens.
+        Inference with a throughput or first-token target takes `needed` GPUs as the count,
+        rounded up to whole nodes of the largest size that serves it: more replicas serve more
+        tokens, larger ones give the first token sooner.
         """
         workload = self.workload
         arguments = {
@@ -189,7 +190,8 @@ class Search:
             "max_nodes": self.max_nodes,
             "fewest": partial(self.fewest_replicas, self.usable(gpu)),
         }
-        if data_parallel(workload) or workload.gpu_count or workload.target_tokens_per_s is None:
+        untargeted = workload.target_tokens_per_s is None and workload.target_ttft_s is None
+        if data_parallel(workload) or workload.gpu_count or untargeted:
             return deploy(workload, sizes, networked, **arguments)
         for per_node in sorted(sizes, reverse=True):
             total = math.ceil(needed / per_node) * per_node
