@@ -132,7 +132,7 @@ def rules_patch(request: HttpRequest, payload: RulesPatchIn):
     With `base_version`, a PATCH made from a version that is no longer current is refused
     with 409 and the current version, and nothing is published. With `"dry_run": true`
     nothing is published either: the answer is the impact of the change on the audited
-    fleet, the probed nodes and the scenario recipes.
+    fleet, the probed nodes, the scenario recipes and the open quotes.
     """
     if not request.user.has_perm("configurator.change_ruleprofile"):
         return Status(403, {"detail": "Only architects may change the rules."})

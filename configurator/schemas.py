@@ -110,7 +110,7 @@ class RulesPatchIn(StrictSchema):
         None, ge=1, description="The version these changes start from; a stale one gets 409"
     )
     dry_run: bool = Field(
-        False, description="Answer what the change would do (nodes, recipes); publish nothing"
+        False, description="Publish nothing; answer what would change (nodes, recipes, quotes)"
     )
 
 

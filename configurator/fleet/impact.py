@@ -2,16 +2,19 @@
 
 For proposed parameters, every build the product knows is evaluated twice, under the current
 version and under the proposal: the audited fleet (the distinct builds of the latest finished
-audit, weighted by their nodes), the probed nodes (each host's latest probe) and the scenario
-recipes. A build changes when its verdict or its balance band changes; the band is the side
-of the balance threshold it falls on ("balanced" or "unbalanced"), which a changed threshold
-or a changed sub-score can move. Quotes are not counted: the quotes app keeps its own frozen
-evaluations and is not part of this build.
+audit, weighted by their nodes), the probed nodes (each host's latest probe), the scenario
+recipes, and the open quotes (draft, submitted, approved or returned: not yet issued, so an
+architect's next approval or issue evaluates them again; each with its workload). A build
+changes when its verdict or its balance band changes; the band is the side of the balance
+threshold it falls on ("balanced" or "unbalanced"), which a changed threshold or a changed
+sub-score can move. Issued quotes are frozen and never change.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from pydantic import ValidationError
 
 from configurator import selectors
 from configurator.engine.evaluate import Evaluation, evaluate
@@ -22,6 +25,13 @@ from configurator.fleet.probe_report import probe_report
 from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import RowErrors
 from configurator.fleet.selectors import build_from_fields
+from configurator.inputs import InputErrors, build_from_input, workload_from_input
+from configurator.quotes.models import Quote, Status
+from configurator.schemas import BuildIn, WorkloadIn
+
+KINDS = ("node", "probe", "recipe", "quote")
+# Quotes not yet issued: the rules still decide what happens to them.
+OPEN_QUOTES = (Status.DRAFT, Status.SUBMITTED, Status.APPROVED, Status.RETURNED)
 
 CHANGES_LISTED = 50
 
@@ -32,7 +42,7 @@ def band(evaluation: Evaluation) -> str:
 
 @dataclass(frozen=True)
 class Change:
-    kind: str  # node, probe or recipe
+    kind: str  # node, probe, recipe or quote
     label: str
     count: int  # nodes sharing the build (1 for a probe or a recipe)
     verdict_before: str
@@ -59,12 +69,10 @@ class Change:
 class Impact:
     """Counts by kind of what was checked and what would change, and the changes themselves."""
 
-    checked: dict[str, int] = field(default_factory=lambda: {"node": 0, "probe": 0, "recipe": 0})
-    changed: dict[str, int] = field(default_factory=lambda: {"node": 0, "probe": 0, "recipe": 0})
-    newly_rejected: dict[str, int] = field(default_factory=lambda: {"node": 0, "probe": 0,
-                                                                    "recipe": 0})  # fmt: skip
-    newly_accepted: dict[str, int] = field(default_factory=lambda: {"node": 0, "probe": 0,
-                                                                    "recipe": 0})  # fmt: skip
+    checked: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    changed: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    newly_rejected: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    newly_accepted: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     changes: list[Change] = field(default_factory=list)
     audit_id: int | None = None
 
@@ -93,7 +101,6 @@ class Impact:
             "newly_accepted": self.newly_accepted,
             "audit": self.audit_id,
             "changes": [change.as_dict() for change in ordered[:CHANGES_LISTED]],
-            "quotes": None,  # not counted: see the module's docstring
         }
 
 
@@ -126,6 +133,16 @@ def rule_change_impact(*, current: RuleParams, proposed: RuleParams) -> Impact:
         if report.build is not None:
             impact.add("probe", name, 1, evaluate(report.build, current),
                        evaluate(report.build, proposed))  # fmt: skip
+    for quote in Quote.objects.filter(status__in=OPEN_QUOTES).order_by("number"):
+        try:
+            build_data = {k: v for k, v in quote.build.items() if k != "bom"}
+            built = build_from_input(BuildIn(**build_data), catalog.everything)
+            workload = workload_from_input(WorkloadIn(**quote.workload)) if quote.workload else None
+        except (ValidationError, InputErrors):
+            continue  # a part left the catalog since the quote was written
+        label = f"{quote.number} · {quote.customer_company or quote.customer_name}"
+        impact.add("quote", label, 1, evaluate(built, current, workload),
+                   evaluate(built, proposed, workload))  # fmt: skip
     for recipe in recipe_builds(catalog.everything, current):
         impact.add("recipe", recipe.label, 1, evaluate(recipe.build, current),
                    evaluate(recipe.build, proposed))  # fmt: skip

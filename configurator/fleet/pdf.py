@@ -1,7 +1,8 @@
 """Bilingual PDFs of the fleet pages: a probed node's balance report, the monthly report.
 
-reportlab's platypus lays them out; Chinese text uses the STSong-Light CID font that reportlab
-ships (no font file to install), and every label is written in English and Chinese.
+reportlab's platypus lays them out, with the quotes' CJK TrueType font (WenQuanYi Micro Hei,
+embedded as a subset, `configurator.quotes.pdf.font`), so every reader sees the Chinese; every
+label is written in English and Chinese.
 """
 
 from __future__ import annotations
@@ -13,19 +14,17 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import HRFlowable
 
 from configurator.fleet.models import NodeProbe
 from configurator.fleet.probe_report import finding_text
+from configurator.quotes.pdf import font
 
-FONT = "STSong-Light"
-pdfmetrics.registerFont(UnicodeCIDFont(FONT))
+FONT = font()
 TITLE = ParagraphStyle("title", fontName=FONT, fontSize=16, leading=22, spaceAfter=6)
 HEADING = ParagraphStyle("heading", fontName=FONT, fontSize=12, leading=17, spaceBefore=8)
-BODY = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=13)
+BODY = ParagraphStyle("body", fontName=FONT, fontSize=9, leading=13, wordWrap="CJK")
 BAD = ParagraphStyle("bad", parent=BODY, textColor=colors.HexColor("#b3261e"))
 
 

@@ -45,7 +45,7 @@ def test_probe_report_pdf(architect_client):
     )
     pdf = architect_client.get(response["Location"] + "report.pdf")
     assert pdf["Content-Type"] == "application/pdf"
-    assert pdf.content.startswith(b"%PDF") and b"STSong-Light" in pdf.content
+    assert pdf.content.startswith(b"%PDF") and b"WenQuanYiMicroHei" in pdf.content
 
 
 def test_probe_pdf_holds_the_findings_in_both_languages(architect_client, monkeypatch):

@@ -63,7 +63,7 @@ def test_lowering_the_ratio_accepts_memory_starved_nodes(architect_client):
 def test_a_change_that_changes_nothing_lists_nothing(architect_client):
     audit(architect_client, [GOOD])
     impact = dry_run(architect_client, small_batch_max=8).json()["impact"]
-    assert impact["changed"] == {"node": 0, "probe": 0, "recipe": 0}
+    assert impact["changed"] == {"node": 0, "probe": 0, "recipe": 0, "quote": 0}
     assert impact["changes"] == []
 
 
@@ -102,3 +102,32 @@ def test_dry_run_from_a_stale_version_is_a_409(architect_client):
     )  # fmt: skip
     assert response.status_code == 409
     assert "base_version" in response.json()["errors"]
+
+
+def test_open_quotes_are_counted_and_issued_ones_are_not(architect_client, presales):
+    from configurator.quotes import services as quotes
+    from configurator.quotes.models import Quote
+    from configurator.schemas import BuildIn, WorkloadIn
+
+    # 8 × A800 PCIe with 768 GB: accepted at 1.2×, refused at 1.5× (960 GB).
+    build = {"cpu": "xeon-gold-6530", "cpu_count": 2, "gpu": "a800-80g-pcie", "gpu_count": 8,
+             "gpus_per_socket": [4, 4], "memory_gb": 768, "memory_ecc": True,
+             "psu_watts": 4400, "nvlink": True, "numa_binding": True,
+             "platform": "smc-sys-421ge-tnrt"}  # fmt: skip
+    customer = quotes.Customer(name="Wang Wei", company="Example Co", email="w@example.cn",
+                               phone="+86 10 5555 0100")  # fmt: skip
+    workload = WorkloadIn.model_validate({"model_params_b": 34, "mode": "train", "batch_size": 8})
+
+    def quote():
+        return quotes.quote_create(
+            owner=presales, customer=customer, build=BuildIn.model_validate(build),
+            workload=workload,
+        )  # fmt: skip
+
+    draft, issued = quote(), quote()
+    Quote.objects.filter(pk=issued.pk).update(status="issued")
+    impact = dry_run(architect_client, memory_vram_ratio_min=1.5).json()["impact"]
+    assert impact["checked"]["quote"] == 1
+    [change] = [c for c in impact["changes"] if c["kind"] == "quote"]
+    assert change["label"].startswith(draft.number)
+    assert change["verdict"] == ["accept", "reject"]
