@@ -18,7 +18,8 @@ MODE_CHOICES = [("train", _("training")), ("finetune", _("fine-tuning")), ("infe
 PRECISION_CHOICES = [(p, p) for p in ("bf16", "fp16", "fp8", "fp32", "int8", "int4")]  # api.md
 # The API's defaults for the optional build fields (api.md "Evaluate a build").
 API_DEFAULTS = {"platform": "", "nodes": 1, "nics": 0, "nic": "", "numa_binding": True}
-SPLIT = re.compile(r"^\d{1,2}(\+\d{1,2})?$")
+# `4+4` as api.md writes it; a `+` left unescaped in a URL arrives as a space (`4 4`).
+SPLIT = re.compile(r"^\d{1,2}([+ ]\d{1,2})?$")
 
 
 def _boolean(value: str) -> bool:
@@ -79,7 +80,8 @@ class ConfigurationForm(forms.Form):
             if name not in self.errors and data.get(name) not in (None, ""):
                 values[name] = data[name]
         if isinstance(values["gpus_per_socket"], str):
-            values["gpus_per_socket"] = tuple(int(n) for n in values["gpus_per_socket"].split("+"))
+            counts = re.split(r"[+ ]", values["gpus_per_socket"])
+            values["gpus_per_socket"] = tuple(int(n) for n in counts)
         elif "gpus_per_socket" not in self.data and self.has_build():
             values["gpus_per_socket"] = ()  # not given: split evenly, as the API does
         if data.get("nvlink") is None and self.has_build():

@@ -251,3 +251,16 @@ def test_a_fix_that_no_single_change_makes_is_said_on_the_page(client):
     response = client.get(f"{URL}?{query}")
     assert response.status_code == 200
     assert "No single component change clears capacity" in response.content.decode()
+
+
+def test_an_uneven_placement_survives_the_permalink(client):
+    query = LEGACY.replace("platform=smc-sys-4028gr-tr", "platform=smc-sys-420gp-tnr").replace(
+        "cpu=xeon-e5-2680-v4", "cpu=xeon-gold-5318y"
+    )
+    query = query.replace("gpus_per_socket=4+4", "gpus_per_socket=5+3")
+    response, _ = page(client, query)
+    assert "gpus_per_socket=5+3" in response.context["permalink"]
+    reopened, _ = page(client, response.context["permalink"])
+    assert reopened.context["permalink"] == response.context["permalink"]
+    escaped, _ = page(client, query.replace("5+3", "5%2B3"))
+    assert escaped.context["permalink"] == response.context["permalink"]
