@@ -123,8 +123,10 @@ def submitted(html):
 
 def test_a_change_that_keeps_the_forms_options_redraws_only_the_results(client):
     _, html = page(client, LEGACY + "&model_params_b=34&mode=train")
-    _, html = page(client, urlencode(submitted(html)), HTTP_HX_REQUEST="true")
-    values = submitted(html)  # the form as the first change redrew it, with every field
+    values = submitted(html)  # every field, as the browser sends the form on a change
+    _, html = page(client, urlencode(values), HTTP_HX_REQUEST="true")
+    if '<form id="configure-form"' in html:  # the first change may redraw the form whole
+        values = submitted(html)
     values["memory_gb"] = "512"  # another memory size: no select's options depend on it
     response, fragment = page(client, urlencode(values), HTTP_HX_REQUEST="true")
     assert response["HX-Retarget"] == "#results"
