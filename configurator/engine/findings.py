@@ -55,7 +55,7 @@ class Finding:
             "title": self.title,
             "title_zh": self.title_zh,
             "detail": translate(self.detail),
-            "impact": self.impact,
+            "impact": translate(self.impact),
             "fix": translate(self.fix),
             "numbers": dict(self.numbers),
         }
@@ -71,7 +71,7 @@ class Finding:
             "code": self.code,
             "title": self.title,
             "detail": translate(self.detail),
-            "impact": self.impact,
+            "impact": translate(self.impact),
             "fix": translate(self.fix),
         }
 

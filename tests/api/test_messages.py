@@ -53,3 +53,25 @@ def test_the_configurator_page_shows_chinese_details_and_fixes(client):
     client.cookies["django_language"] = "zh-hans"
     html = client.get(f"/configure/?{LEGACY}").content.decode()
     assert "装在 PCIe Gen3 平台上" in html and "改用 PCIe Gen4/Gen5 平台" in html
+
+
+def test_the_measured_loss_is_in_the_asked_language_in_checks_and_pitfalls(client):
+    english = client.post("/api/v1/evaluate", {"build": BUILD}, content_type="application/json")
+    chinese = client.post(
+        "/api/v1/evaluate",
+        {"build": BUILD},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="zh-Hans",
+    )
+    english_p1 = next(p for p in english.json()["pitfalls"] if p["code"] == "P1")
+    chinese_p1 = next(p for p in chinese.json()["pitfalls"] if p["code"] == "P1")
+    assert english_p1["impact"].startswith("8-GPU utilisation only 61%")
+    assert chinese_p1["impact"].startswith("8 卡利用率仅 61%")
+    chinese_p6 = {c["code"]: c for c in chinese.json()["checks"]}["P6"]
+    assert chinese_p6["impact"] == "72 小时满载内存出错概率 9.3%"
+
+
+def test_the_configurator_page_shows_the_measured_loss_in_chinese(client):
+    client.cookies["django_language"] = "zh-hans"
+    html = client.get(f"/configure/?{LEGACY}").content.decode()
+    assert "8 卡利用率仅 61%" in html
