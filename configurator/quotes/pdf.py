@@ -185,7 +185,7 @@ def _bom(quote: Quote, styles) -> list:
     ]
     for label, value in totals:
         rows.append(["", label, "", "", value])
-    table = _table(rows, [38 * mm, 70 * mm, 14 * mm, 28 * mm, 30 * mm])
+    table = _table(rows, [38 * mm, 62 * mm, 20 * mm, 30 * mm, 30 * mm])
     table.setStyle(
         TableStyle(
             [
