@@ -163,7 +163,10 @@ def _rules_at(token: str, catalog_token: str) -> RulesSnapshot:
     return RulesSnapshot(default, current, scenarios)
 
 
-def snapshots() -> tuple[CatalogSnapshot, RulesSnapshot]:
+Snapshots = tuple[CatalogSnapshot, RulesSnapshot]
+
+
+def snapshots() -> Snapshots:
     """Return the current catalog and rules, from the process cache while they are unchanged."""
     tokens = revision_tokens()
     catalog_token = tokens.get(CATALOG, "")

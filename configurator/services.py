@@ -46,9 +46,12 @@ def rule_version_for(profile: str | None, *, path: str = "profile") -> RuleSetVe
         raise InputErrors({path: [f"Unknown rule profile {profile!r}."]}) from error
 
 
-def build_evaluate(payload: EvaluateIn) -> dict[str, object]:
-    """Evaluate one build against the current rules; the answer names the rule version."""
-    catalog, rules = selectors.snapshots()
+def build_evaluate(
+    payload: EvaluateIn, *, snapshot: selectors.Snapshots | None = None
+) -> dict[str, object]:
+    """Evaluate one build against the current rules (or those of `snapshot`, the catalog and
+    rules a request already read); the answer names the rule version."""
+    catalog, rules = snapshot or selectors.snapshots()
     errors = InputErrors()
     version = build = workload = None
     try:

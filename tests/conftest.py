@@ -1,10 +1,17 @@
-"""Shared fixtures: one account per role."""
+"""Shared fixtures: one account per role; every test starts with no drawn fragments kept."""
 
 import pytest
 from django.contrib.auth.models import Group
+from django.core.cache import caches
 
 from configurator.roles import ARCHITECTS, PRESALES
 from tests.factories import UserFactory
+
+
+@pytest.fixture(autouse=True)
+def _no_kept_fragments():
+    # Each test's database starts over, so fragments drawn from another test's rows must go.
+    caches["fragments"].clear()
 
 
 @pytest.fixture

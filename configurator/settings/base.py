@@ -147,6 +147,18 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", default=0)
 # The cache that counts throttled requests (configurator.throttle).
 THROTTLE_CACHE = "default"
 
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    # Drawn results fragments (configurator.web.fragments): in the process, where a hit costs
+    # less than drawing; keyed by the catalog and rules revisions, so never stale after an edit.
+    "fragments": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "fragments",
+        "TIMEOUT": 3600,
+        "OPTIONS": {"MAX_ENTRIES": 2000},
+    },
+}
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

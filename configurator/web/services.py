@@ -26,11 +26,9 @@ from configurator.web.models import Lead, LeadBuild
 from configurator.web.options import complete
 from configurator.web.pricing import Bill, bill_of_materials
 
-DEFAULT_RECIPE = "S2"
+DEFAULT_RECIPE = "S2"  # the page opens on the guide's mid-size training recipe
 # The catalog and rules a request works on; read once per request (`selectors.snapshots`).
-Snapshot = tuple[
-    selectors.CatalogSnapshot, selectors.RulesSnapshot
-]  # the page opens on the guide's mid-size training recipe
+Snapshot = selectors.Snapshots
 
 
 @dataclass(frozen=True)
@@ -64,14 +62,15 @@ def configuration_assess(
     *, config: Configuration, workload: WorkloadChoice | None, snapshot: Snapshot | None = None
 ) -> Assessment:
     """Evaluate and price a configured build; input errors are named by build field."""
-    catalog, _ = snapshot or selectors.snapshots()
+    snapshot = snapshot or selectors.snapshots()
+    catalog, _ = snapshot
     payload = EvaluateIn(
         build=_build_in(config),
         workload=WorkloadIn(**workload.workload_input()) if workload else None,
     )
     evaluation, errors = None, {}
     try:
-        evaluation = services.build_evaluate(payload)
+        evaluation = services.build_evaluate(payload, snapshot=snapshot)
     except InputErrors as error:
         errors = {path.split(".", 1)[-1]: messages for path, messages in error.errors.items()}
     bill = bill_of_materials(config, catalog.everything)

@@ -16,7 +16,7 @@ from django_htmx.http import push_url, reswap, retarget
 
 from configurator.selectors import snapshots as selectors_snapshots
 from configurator.throttle import throttle
-from configurator.web import presenters, selectors, services
+from configurator.web import fragments, presenters, selectors, services
 from configurator.web.forms import LeadBuildForm, LeadForm, LeadStatusForm
 from configurator.web.models import Lead
 from configurator.web.reading import read_query
@@ -74,8 +74,6 @@ def _configurator(request: HttpRequest, query: QueryDict) -> tuple[dict, service
         no_recommendation=reason,
         recommend_asked=read.start == "recommend",
         recipes=services.recipes(snapshot=snapshot),
-        compare_count=len(request.session.get(COMPARE_SESSION_KEY, [])),
-        lead_form=LeadForm(initial={"build": assessment.permalink_query}),
     )
     context["form_state"] = presenters.form_state(context)
     return context, assessment
@@ -85,19 +83,27 @@ def _configurator(request: HttpRequest, query: QueryDict) -> tuple[dict, service
 @vary_on_headers("HX-Request")
 def configure(request: HttpRequest) -> HttpResponse:
     """The configurator; the query string is the build (api.md "Web pages")."""
+    key = fragments.results_key(request) if request.htmx else ""
+    if key and (kept := fragments.cached_results(key)):
+        return kept
     context, assessment = _configurator(request, request.GET)
     permalink = f"{request.path}?{assessment.permalink_query}"
     if "fix" in request.GET and not request.htmx and context["fixed"]:
         return redirect(permalink)  # the address bar shows the fixed build's permalink
-    if not request.htmx:
-        return render(request, "web/configure.html", context)
-    if presenters.form_unchanged(context, request.GET):
+    if request.htmx and presenters.form_unchanged(context, request.GET):
         # The form already shows these options and values: redraw only the results.
         response = render(request, "web/includes/configurator.html#results-swap", context)
-        response = reswap(retarget(response, "#results"), "outerHTML")
-    else:
-        response = render(request, "web/configure.html#configurator", context)
-    return push_url(response, permalink)
+        response = push_url(reswap(retarget(response, "#results"), "outerHTML"), permalink)
+        fragments.keep_results(key, response)
+        return response
+    # The actions below the results: the comparison tray and the quote form.
+    context.update(
+        compare_count=len(request.session.get(COMPARE_SESSION_KEY, [])),
+        lead_form=LeadForm(initial={"build": assessment.permalink_query}),
+    )
+    if not request.htmx:
+        return render(request, "web/configure.html", context)
+    return push_url(render(request, "web/configure.html#configurator", context), permalink)
 
 
 def _compare_list(request: HttpRequest) -> list[str]:
@@ -209,6 +215,7 @@ def presales_lead(request: HttpRequest, pk: int) -> HttpResponse:
         save_form=LeadBuildForm(initial={"build": assessment.permalink_query}),
         status_form=LeadStatusForm(initial={"status": lead.status}),
         presales=True,
+        compare_count=len(request.session.get(COMPARE_SESSION_KEY, [])),
     )
     template = "web/presales_lead.html"
     if request.htmx:

@@ -141,6 +141,13 @@ def test_customer_switches_to_chinese(browser, live_server):
 
 def test_customer_requests_a_quote(browser, live_server):
     browser.get(f"{live_server.url}/configure/?start=S3")
+    # Another memory size redraws only the results: the quote form below keeps its place and
+    # is told the new build out of band.
+    memory = Select(browser.find_element(By.ID, "id_memory_gb"))
+    other = next(o.get_attribute("value") for o in memory.options if not o.is_selected())
+    memory.select_by_value(other)
+    wait(browser, lambda b: f"memory_gb={other}" in quote_build(b) and settled(b))
+    assert f"memory_gb={other}" in browser.find_element(By.ID, "permalink").get_attribute("value")
     browser.find_element(By.CSS_SELECTOR, ".quote-box summary").click()
     form = {"id_name": "Li Wei", "id_company": "Example AI Ltd", "id_email": "li@example.com",
             "id_phone": "not a phone"}  # fmt: skip
@@ -157,6 +164,11 @@ def test_customer_requests_a_quote(browser, live_server):
     lead = Lead.objects.get()
     assert f"#{lead.pk}" in browser.find_element(By.CSS_SELECTOR, "#quote .confirmation").text
     assert lead.build["gpu"] == "h100-80g-sxm"
+    assert lead.build["memory_gb"] == int(other)
+
+
+def quote_build(browser) -> str:
+    return browser.find_element(By.ID, "quote-build").get_attribute("value")
 
 
 def sign_in(browser, username: str) -> None:
