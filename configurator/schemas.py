@@ -8,7 +8,7 @@ too, so no request can make the API collect (and answer) one error per element o
 from typing import Annotated, Literal
 
 from ninja import Schema
-from pydantic import AfterValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 Mode = Literal["train", "finetune", "infer"]
 Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4"]
@@ -34,7 +34,7 @@ Scalar = Annotated[str, Field(max_length=300)] | int | float | bool | None
 BomLine = Annotated[dict[Key, Scalar], Field(max_length=MAX_BOM_LINE_KEYS)]
 
 
-class StrictSchema(Schema):
+class StrictSchema(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
 

@@ -1,9 +1,13 @@
 """Production settings come from the environment and pass Django's deployment checks."""
 
 import os
+import socket
 import subprocess
 import sys
+import uuid
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCTION = {
@@ -86,3 +90,40 @@ def test_postgresql_gets_connect_and_statement_timeouts():
     assert "'connect_timeout': 3" in options
     assert "statement_timeout=4000" in options
     assert "'tcp_user_timeout': 4000" in options
+
+
+def redis_answers() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1) as connection:
+            connection.sendall(b"PING\r\n")
+            return connection.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def test_a_cache_url_that_is_not_redis_refuses_to_start():
+    result = run_manage("check", env={**PRODUCTION, "CACHE_URL": "memcached://127.0.0.1"})
+    assert result.returncode != 0
+    assert "CACHE_URL='memcached://127.0.0.1' is not a redis://" in result.stderr
+
+
+# Two worker processes count one client's POSTs: 3 each against a limit of 5.
+THROTTLED_POSTS = """
+from django.test import RequestFactory
+from django.http import HttpResponse
+from configurator.throttle import throttle
+view = throttle("{scope}", limit=5, period=3600)(lambda request: HttpResponse("ok"))
+print([view(RequestFactory().post("/")).status_code for _ in range(3)])
+"""
+
+
+@pytest.mark.skipif(not redis_answers(), reason="no Redis on 127.0.0.1:6379 (CI has one)")
+def test_with_a_shared_cache_every_worker_counts_the_same_client():
+    env = {**PRODUCTION, "CACHE_URL": "redis://127.0.0.1:6379/0"}
+    (backend,) = settings_in(env, "CACHES['default']['BACKEND']")
+    assert backend == "'django.core.cache.backends.redis.RedisCache'"
+    code = THROTTLED_POSTS.format(scope=f"test-{uuid.uuid4().hex}")
+    first = run_manage("shell", "--no-imports", "-c", code, env=env)
+    second = run_manage("shell", "--no-imports", "-c", code, env=env)
+    assert first.stdout.strip() == "[200, 200, 200]", first.stderr
+    assert second.stdout.strip() == "[200, 200, 429]", second.stderr

@@ -147,8 +147,22 @@ TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", default=0)
 # The cache that counts throttled requests (configurator.throttle).
 THROTTLE_CACHE = "default"
 
+# The default cache holds the throttle's counts: in the process unless `CACHE_URL` names a
+# Redis (redis://host:6379/0) that every gunicorn worker shares, or each counts on its own.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+if CACHE_URL and not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(
+        f"CACHE_URL={CACHE_URL!r} is not a redis://, rediss:// or unix:// URL."
+    )
+SHARED_CACHE = {
+    "BACKEND": "django.core.cache.backends.redis.RedisCache",
+    "LOCATION": CACHE_URL,
+    "KEY_PREFIX": "configurator",
+}
 CACHES = {
-    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "default": SHARED_CACHE
+    if CACHE_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
     # Drawn results fragments (configurator.web.fragments): in the process, where a hit costs
     # less than drawing; keyed by the catalog and rules revisions, so never stale after an edit.
     "fragments": {
