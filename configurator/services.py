@@ -9,12 +9,18 @@ from django.db import transaction
 from configurator import selectors
 from configurator.engine.build import Workload
 from configurator.engine.evaluate import evaluate
-from configurator.engine.performance import Cluster, performance
+from configurator.engine.performance import Cluster, gpu_rent_note, performance
 from configurator.engine.pricing import build_monthly_price
 from configurator.engine.recommend import Recommendation, recommend
 from configurator.engine.rule_validation import parameter_errors
 from configurator.engine.rules import RuleParams
-from configurator.engine.sizing import card_gb, gpus_needed, size_workload, usable_gb
+from configurator.engine.sizing import (
+    SIZING_UNIT,
+    card_gb,
+    gpus_needed,
+    size_workload,
+    usable_gb,
+)
 from configurator.inputs import InputErrors, build_from_input, workload_from_input
 from configurator.models import RuleProfile, RuleSetVersion
 from configurator.schemas import EvaluateIn, RecommendIn, WorkloadIn
@@ -75,7 +81,8 @@ def build_evaluate(
         catalog.everything.find("platforms", payload.build.platform or "") or None,
         catalog.everything.find("nics", payload.build.nic or "") or None,
     )
-    result = evaluation.as_dict(_translate(), price)
+    translate = _translate()
+    result = evaluation.as_dict(translate, price)
     result["ruleset"] = version.as_dict()
     if workload is not None:
         work = performance(
@@ -87,12 +94,16 @@ def build_evaluate(
             evaluation.balance.balanced,
         )
         if work is not None:
-            result["performance"] = work.as_dict()
+            result["performance"] = work.as_dict(translate)
     return result
 
 
 def _translate():
-    """Return how findings' texts are written: as the engine writes them, or translated."""
+    """Return how the engine's texts are written: as the engine writes them, or translated.
+
+    Findings, the recommender's why and reason, and the assumptions of sizing and of the
+    performance model are messages (`engine.messages`), rendered in the request's language.
+    """
     return str if speaks_english() else localize
 
 
@@ -119,13 +130,6 @@ def _workload(workload_in: WorkloadIn, catalog) -> Workload:
     return replace(workload_from_input(workload_in), gpu=_gpu_slug(workload_in, catalog))
 
 
-# How sizing answers count memory (docs/sizing.md, "Units").
-SIZING_UNIT = (
-    "GB = 10^9 bytes; a GPU maker's memory figure (80 GB) is GiB (2^30 bytes), so an 80 GB "
-    "card holds 85.9 GB"
-)
-
-
 def workload_size(workload_in: WorkloadIn, *, profile: str | None = None) -> dict[str, object]:
     """Size a workload's GPU memory need; with a GPU named, say how many of it hold it.
 
@@ -133,6 +137,7 @@ def workload_size(workload_in: WorkloadIn, *, profile: str | None = None) -> dic
     share of its memory) and the card's memory, in the maker's unit and in GB.
     """
     catalog, rules = selectors.snapshots()
+    translate = _translate()
     version = _version_in(rules, profile)
     slug = _gpu_slug(workload_in, catalog.everything)
     workload = workload_from_input(workload_in)
@@ -148,8 +153,8 @@ def workload_size(workload_in: WorkloadIn, *, profile: str | None = None) -> dic
         "per_gpu_gb": None if sizing.per_gpu_gb is None else round(sizing.per_gpu_gb, 2),
         "gpu_count": sizing.gpu_count,
         "breakdown": {key: round(value, 2) for key, value in sizing.breakdown.items()},
-        "assumptions": list(sizing.assumptions),
-        "unit": SIZING_UNIT,
+        "assumptions": [translate(note) for note in sizing.assumptions],
+        "unit": translate(SIZING_UNIT),
     }
     if gpu:
         result["gpu"] = gpu.slug
@@ -162,10 +167,8 @@ def workload_size(workload_in: WorkloadIn, *, profile: str | None = None) -> dic
         if workload.has_work and total:
             cluster = Cluster.of_gpus(gpu, total, version.params)
             work = performance(cluster, workload, version.params, gpu.monthly_price * total)
-            result["performance"] = work.as_dict()
-            result["performance"]["assumptions"].append(
-                f"priced at the monthly rent of {total} × {gpu.name} alone"
-            )
+            result["performance"] = work.as_dict(translate)
+            result["performance"]["assumptions"].append(translate(gpu_rent_note(total, gpu)))
     return result
 
 
@@ -178,9 +181,10 @@ def build_recommend(payload: RecommendIn) -> dict[str, object]:
         workload, catalog.offered, version.params, rules.scenarios, limit=payload.limit
     )
     ruleset = version.as_dict()
+    reason = found.reason
     return {
         "builds": [recommendation_dict(item, ruleset) for item in found.builds],
-        "reason": found.reason,
+        "reason": _translate()(reason) if reason is not None else None,
         "ruleset": ruleset,
     }
 
@@ -188,7 +192,8 @@ def build_recommend(payload: RecommendIn) -> dict[str, object]:
 def recommendation_dict(item: Recommendation, ruleset: dict[str, object]) -> dict[str, object]:
     """Return a recommendation in the API's shape: its build posts back to /evaluate as is."""
     build = item.build
-    evaluation = item.evaluation.as_dict(_translate(), item.monthly_price)
+    translate = _translate()
+    evaluation = item.evaluation.as_dict(translate, item.monthly_price)
     evaluation["ruleset"] = ruleset
     return {
         "build": {
@@ -222,7 +227,7 @@ def recommendation_dict(item: Recommendation, ruleset: dict[str, object]) -> dic
         "evaluation": evaluation,
         "monthly_price": item.monthly_price,
         "currency": "CNY",
-        "why": item.why,
+        "why": translate(item.why),
         "scenario": item.scenario,
         "psu_redundancy": item.psu_scheme,
         "replicas": (
@@ -235,7 +240,7 @@ def recommendation_dict(item: Recommendation, ruleset: dict[str, object]) -> dic
             if item.replicas
             else None
         ),
-        "performance": item.performance.as_dict() if item.performance else None,
+        "performance": item.performance.as_dict(translate) if item.performance else None,
     }
 
 

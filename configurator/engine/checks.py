@@ -31,7 +31,7 @@ from configurator.engine.memory import (
     memory_population,
     memory_requirement,
 )
-from configurator.engine.messages import Message, _, join, ngettext
+from configurator.engine.messages import Message, _, alternatives, counted_gpus, join, ngettext
 from configurator.engine.pcie import LaneBudget, even_split, lane_budget, socket_loads, split_label
 from configurator.engine.power import PowerBudget, power_budget
 from configurator.engine.registry import REGISTRY, CatalogueEntry, CheckKind
@@ -40,10 +40,13 @@ from configurator.engine.sizing import card_gb, gpus_needed, size_workload, usab
 
 Check = Callable[[Build, Workload | None, RuleParams], Finding]
 
-# Example platforms named in fixes: the guide's recipe CPUs (domain.md §3, datasheets §9).
-MODERN_PLATFORMS = "2 × Xeon Gold 6530 (Gen5, 160 lanes) or 2 × EPYC 9754 (Gen5, 160 lanes)"
 # The most PCIe lanes a two-socket node of those CPUs gives (domain.md §9: 2P EPYC 128–160).
 MODERN_PLATFORM_LANES = 160
+# Example platforms named in fixes: the guide's recipe CPUs (domain.md §3, datasheets §9).
+MODERN_PLATFORMS = alternatives(
+    _("%(cpus)s (Gen%(gen)s, %(lanes)s lanes)", cpus=cpus, gen=5, lanes=MODERN_PLATFORM_LANES)
+    for cpus in ("2 × Xeon Gold 6530", "2 × EPYC 9754")
+)
 # High-base-clock CPUs for small-batch inference (decision §6, datasheets §9): name, base GHz.
 HIGH_CLOCK_CPUS: tuple[tuple[str, float], ...] = (
     ("Xeon Gold 6542Y", 2.9),
@@ -71,14 +74,6 @@ def _gpus(build: Build) -> str:
     return f"{build.gpu_count} × {build.gpu.name}"
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
-def _gpu_count(count: int) -> Message:
-    return ngettext("%(n)s GPU", "%(n)s GPUs", count)
-
-
 # P1 ----------------------------------------------------------------------------------------
 
 
@@ -102,7 +97,7 @@ def legacy_pcie_platform(build: Build, workload: Workload | None, rules: RulePar
         )  # fmt: skip
     return passed(
         "P1",
-        _("PCIe Gen%(gen)s platform for %(gpus)s", gen=gen, gpus=_gpu_count(build.gpu_count)),
+        _("PCIe Gen%(gen)s platform for %(gpus)s", gen=gen, gpus=counted_gpus(build.gpu_count)),
         numbers,
     )
 
@@ -119,9 +114,9 @@ def numa_binding(build: Build, workload: Workload | None, rules: RuleParams) -> 
         problems.append(_("no automatic core/NUMA binding for the GPUs"))
         fixes.append(_("ship the automatic core/NUMA binding script (numactl/taskset per GPU)"))
     if cross > 0:
-        problems.append(_("%(gpus)s served across NUMA nodes", gpus=_gpu_count(cross)))
+        problems.append(_("%(gpus)s served across NUMA nodes", gpus=counted_gpus(cross)))
         fixes.append(
-            _("re-seat %(gpus)s in slots wired to the serving socket", gpus=_gpu_count(cross))
+            _("re-seat %(gpus)s in slots wired to the serving socket", gpus=counted_gpus(cross))
         )
     if problems:
         return failed("P2", join(problems), join(fixes), numbers)
@@ -178,7 +173,7 @@ def memory_below_vram(build: Build, workload: Workload | None, rules: RuleParams
     numbers = _memory_numbers(build, need)
     detail = _(
         "%(gpus)s need %(required)s GB (%(rule)s); the node has %(memory)s GB",
-        gpus=_gpu_count(build.gpu_count), required=num(need.required_gb),
+        gpus=counted_gpus(build.gpu_count), required=num(need.required_gb),
         rule=_memory_need_text(need, rules), memory=build.memory_gb,
     )  # fmt: skip
     if build.memory_gb < need.required_gb:
@@ -310,7 +305,7 @@ def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) ->
             fixes.append(_split_fix(build, rules))
     if build.gpus_cross_numa > 0:
         problems.append(
-            _("%(gpus)s served across NUMA nodes", gpus=_gpu_count(build.gpus_cross_numa))
+            _("%(gpus)s served across NUMA nodes", gpus=counted_gpus(build.gpus_cross_numa))
         )
         fixes.append(_("re-seat those GPUs in slots wired to the serving socket"))
     if problems:
@@ -619,7 +614,9 @@ def _lane_fix(build: Build, lanes: LaneBudget, rules: RuleParams) -> Message:
         )  # fmt: skip
     elif lanes.needed <= MODERN_PLATFORM_LANES:
         options.append(_("a PCIe-switch board"))
-    return join(options, "; or ")
+    if len(options) == 1:
+        return options[0]
+    return _("%(first)s; or %(second)s", first=options[0], second=options[1])
 
 
 def pcie_lane_budget(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -659,7 +656,7 @@ def cpu_threads_per_gpu(build: Build, workload: Workload | None, rules: RulePara
         "%(threads)s threads (%(sockets)s × %(socket_threads)s) for %(gpus)s = "
         "%(per_gpu)s threads/GPU (baseline %(low)s–%(high)s)",
         threads=build.threads, sockets=build.cpu_count, socket_threads=build.cpu.threads,
-        gpus=_gpu_count(build.gpu_count), per_gpu=num(threads), low=num(low), high=num(high),
+        gpus=counted_gpus(build.gpu_count), per_gpu=num(threads), low=num(low), high=num(high),
     )  # fmt: skip
     sockets = max(build.cpu_count, 1)
     if threads < low:
@@ -772,7 +769,7 @@ def precision_supported(build: Build, workload: Workload | None, rules: RulePara
             precision=precision, gpu=gpu.name, arch=arch,
         )  # fmt: skip
         return passed("precision", detail, numbers)
-    able = join(sorted(ARCHITECTURE_NAMES[a] for a in PRECISION_ARCHITECTURES[precision]), " or ")
+    able = alternatives(sorted(ARCHITECTURE_NAMES[a] for a in PRECISION_ARCHITECTURES[precision]))
     detail = _(
         "%(precision)s needs %(able)s tensor cores; the %(gpu)s is %(arch)s",
         precision=precision, able=able, gpu=gpu.name, arch=arch,

@@ -52,7 +52,7 @@ class Finding:
         shape: dict[str, object] = {
             "code": self.code,
             "status": str(self.status),
-            "title": self.title,
+            "title": str(self.title),
             "title_zh": self.title_zh,
             "detail": translate(self.detail),
             "impact": translate(self.impact),
@@ -69,7 +69,7 @@ class Finding:
         """Return the API's shape of a triggered pitfall."""
         return {
             "code": self.code,
-            "title": self.title,
+            "title": str(self.title),
             "detail": translate(self.detail),
             "impact": translate(self.impact),
             "fix": translate(self.fix),

@@ -1,6 +1,7 @@
 """Texts the engine reports, as message ids with parameters: translatable where they are shown.
 
-A check's detail and fix are `Message`s: the English text is the message id, written with
+A check's detail and fix, the recommender's why and reasons and the assumptions of sizing and
+of the performance model are `Message`s: the English text is the message id, written with
 named `%(…)s` placeholders, and the numbers are its parameters. A `Message` is a `str` — its
 value is the English rendering — so everything that reads a finding as text keeps working and
 the API's English answers stay as they were; the page and the API render it again in the
@@ -99,3 +100,47 @@ def join(parts: Iterable[str], separator: str = "; ") -> Message:
     parts = list(parts)
     template = separator.join(f"%(part{index})s" for index in range(len(parts)))
     return Message(template, {f"part{index}": part for index, part in enumerate(parts)})
+
+
+def sentences(parts: Iterable[str]) -> str:
+    """Join whole sentences into one text: a space between them in English, none in Chinese."""
+    parts = list(parts)
+    text = parts[0]
+    for sentence in parts[1:]:
+        # Translators: one sentence after another; Chinese puts no space between them.
+        text = _("%(text)s %(sentence)s", text=text, sentence=sentence)
+    return text
+
+
+def alternatives(parts: Iterable[str]) -> str:
+    """Join alternatives: `Ampere or Hopper`, `A or B or C`."""
+    parts = list(parts)
+    text = parts[0]
+    for part in parts[1:]:
+        text = _("%(first)s or %(last)s", first=text, last=part)
+    return text
+
+
+# Counted nouns the engine's texts share: one catalogue entry each.
+
+
+def counted_gpus(count: int) -> Message:
+    """Return `1 GPU`, `8 GPUs`."""
+    return ngettext("%(n)s GPU", "%(n)s GPUs", count)
+
+
+def counted_replicas(count: int) -> Message:
+    """Return `1 replica`, `2 replicas`."""
+    return ngettext("%(n)s replica", "%(n)s replicas", count)
+
+
+def counted_sequences(count: int) -> Message:
+    """Return `1 sequence`, `8 sequences`."""
+    return ngettext("%(n)s sequence", "%(n)s sequences", count)
+
+
+def counted_days(shown: str) -> Message:
+    """Return days as a number already written ("23", "0.5"); a fraction takes the plural."""
+    value = float(shown)
+    count = int(value) if value.is_integer() else 2
+    return ngettext("%(days)s day", "%(days)s days", count, days=shown)

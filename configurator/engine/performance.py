@@ -44,13 +44,21 @@ that buys nothing, price · (1 − 1/factor).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 
 from configurator.engine.build import Build, FinetuneMethod, FormFactor, Gpu, Mode, Workload
 from configurator.engine.fabric import nic_requirement
+from configurator.engine.messages import (
+    Message,
+    _,
+    counted_days,
+    counted_replicas,
+    counted_sequences,
+    ngettext,
+)
 from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import (
     LORA_RANK,
@@ -115,6 +123,16 @@ class Interconnect(StrEnum):
     PCIE = "pcie"
 
 
+# Each interconnect class as the assumptions name its MFU.
+INTERCONNECT_WORDS: Mapping[Interconnect, Message] = MappingProxyType(
+    {
+        Interconnect.NVSWITCH: _("nvswitch"),
+        Interconnect.BRIDGE: _("bridge"),
+        Interconnect.PCIE: _("pcie"),
+    }
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Loss:
     """A pitfall's measured loss as a factor on the time a job takes."""
@@ -160,7 +178,7 @@ class Performance:
     cost_per_million_tokens: float | None = None
     meets_target: bool = True
     meets_ttft_target: bool | None = None  # None without a time-to-first-token target
-    assumptions: tuple[str, ...] = ()
+    assumptions: tuple[Message, ...] = ()
     terms: dict[str, float] = field(default_factory=dict)  # the formula's terms, for docs/tests
 
     def priced(self, monthly_price: float) -> Performance:
@@ -183,8 +201,11 @@ class Performance:
         value = self.cost_per_run if self.mode != Mode.INFER else self.cost_per_million_tokens
         return math.inf if value is None else value
 
-    def as_dict(self) -> dict[str, object]:
-        """Return api.md's `performance` object: the fields that apply to the mode."""
+    def as_dict(self, translate: Callable[[str], str] = str) -> dict[str, object]:
+        """Return api.md's `performance` object: the fields that apply to the mode.
+
+        `translate` renders each assumption (`engine.messages`); English when not given.
+        """
         result: dict[str, object] = {}
         if self.mode == Mode.INFER:
             result["tokens_per_s"] = _round(self.tokens_per_s, 1)
@@ -198,7 +219,7 @@ class Performance:
         result["meets_target"] = self.meets_target
         if self.meets_ttft_target is not None:
             result["meets_ttft_target"] = self.meets_ttft_target
-        result["assumptions"] = list(self.assumptions)
+        result["assumptions"] = [translate(note) for note in self.assumptions]
         return result
 
 
@@ -270,10 +291,10 @@ def _link_gbs(build: Node, rules: RuleParams) -> tuple[float, str]:
     if build.nics:
         speed = build.nic_speed_gbps or nic_requirement(build.gpu, rules).speed_gbps_min
         inter = build.nics * speed / 8
-        inter_name = f"{build.nics} × {speed} Gb/s NICs per node"
+        inter_name = _("%(nics)s × %(speed)s Gb/s NICs per node", nics=build.nics, speed=speed)
     else:
         inter = FALLBACK_NODE_LINK_GBPS / 8
-        inter_name = f"{FALLBACK_NODE_LINK_GBPS} Gb/s Ethernet (no fabric NICs)"
+        inter_name = _("%(speed)s Gb/s Ethernet (no fabric NICs)", speed=FALLBACK_NODE_LINK_GBPS)
     if inter < intra:
         return inter, inter_name
     return intra, name
@@ -321,29 +342,62 @@ def training(
     days = seconds / SECONDS_PER_DAY
     cost = monthly_price * seconds / 3600 / HOURS_PER_MONTH
     meets = workload.deadline_days is None or days <= workload.deadline_days
-    how = "overlapping" if overlap else "after"
-    assumptions = [
-        f"{per_token}·(P + 2·L·s·h)·T = {flops:.3g} FLOPs"
-        + (" (full activation recomputation)" if full else " (frozen base: no weight gradients)"),
-        f"{gpus} × {build.gpu.name} at {peak / 1e12:g} TFLOPS dense × {efficiency:.0%} "
-        f"({interconnect(build)} MFU)",
-        f"data parallel over {gpus} GPUs: ring all-reduce of {grad_bytes / 1e9:.3g} GB of "
-        f"gradients per step over {link} at {rules.comm_bandwidth_efficiency:.0%}, "
-        f"{how} the backward pass",
-        f"{steps:,.0f} steps of {step_tokens:,} tokens",
-        *(
-            [f"{workload.epochs:g} epoch(s) × {workload.dataset_tokens:.3g} tokens"]
-            if workload.epochs is not None and workload.dataset_tokens is not None
-            else []
-        ),
-        f"a month is {HOURS_PER_MONTH} hours of the build's monthly price",
-    ]
-    if factor != 1:
-        assumptions.append(f"measured pitfall losses: time × {factor:.2f}")
-    if workload.deadline_days is not None:
-        assumptions.append(
-            f"deadline {workload.deadline_days:g} days: " + ("met" if meets else "missed")
+    if full:
+        work = _(
+            "%(per_token)s·(P + 2·L·s·h)·T = %(flops)s FLOPs (full activation recomputation)",
+            per_token=per_token,
+            flops=f"{flops:.3g}",
         )
+    else:
+        work = _(
+            "%(per_token)s·(P + 2·L·s·h)·T = %(flops)s FLOPs (frozen base: no weight gradients)",
+            per_token=per_token,
+            flops=f"{flops:.3g}",
+        )
+    backward = _("overlapping the backward pass") if overlap else _("after the backward pass")
+    assumptions = [
+        work,
+        _(
+            "%(gpus)s at %(peak)s",
+            gpus=f"{gpus} × {build.gpu.name}",
+            peak=_peak_note(peak, efficiency, build),
+        ),
+        ngettext(
+            "data parallel over %(n)s GPU: ring all-reduce of %(gb)s GB of gradients per step "
+            "over %(link)s at %(efficiency)s, %(backward)s",
+            "data parallel over %(n)s GPUs: ring all-reduce of %(gb)s GB of gradients per step "
+            "over %(link)s at %(efficiency)s, %(backward)s",
+            gpus,
+            gb=f"{grad_bytes / 1e9:.3g}",
+            link=link,
+            efficiency=f"{rules.comm_bandwidth_efficiency:.0%}",
+            backward=backward,
+        ),
+        ngettext(
+            "%(steps)s step of %(tokens)s tokens",
+            "%(steps)s steps of %(tokens)s tokens",
+            round(steps),
+            steps=f"{steps:,.0f}",
+            tokens=f"{step_tokens:,}",
+        ),
+    ]
+    if workload.epochs is not None and workload.dataset_tokens is not None:
+        assumptions.append(
+            _(
+                "%(epochs)s epoch(s) × %(tokens)s tokens",
+                epochs=f"{workload.epochs:g}",
+                tokens=f"{workload.dataset_tokens:.3g}",
+            )
+        )
+    assumptions.append(_month_note())
+    if factor != 1:
+        assumptions.append(_("measured pitfall losses: time × %(factor)s", factor=f"{factor:.2f}"))
+    if workload.deadline_days is not None:
+        deadline = counted_days(f"{workload.deadline_days:g}")
+        if meets:
+            assumptions.append(_("deadline %(days)s: met", days=deadline))
+        else:
+            assumptions.append(_("deadline %(days)s: missed", days=deadline))
     return Performance(
         mode=workload.mode,
         monthly_price=monthly_price,
@@ -550,27 +604,49 @@ def inference(
     target = workload.target_tokens_per_s
     meets_ttft = None if ttft is None else serving.first_token <= ttft
     meets = (target is None or tokens_per_s >= target) and meets_ttft is not False
-    bound = "memory bandwidth" if serving.decode_memory >= serving.decode_compute else "compute"
+    if serving.decode_memory >= serving.decode_compute:
+        bound = _("decode bound by memory bandwidth")
+    else:
+        bound = _("decode bound by compute")
     assumptions = [
-        f"{plan.count} replica(s) of {plan.gpus} × {gpu.name}, "
-        f"{plan.sequences} sequence(s) in flight each",
-        f"{prompt} prompt and {output} output tokens per request",
-        f"decode bound by {bound}: weights and KV cache read at "
-        f"{gpu.memory_bandwidth_gbs:g} GB/s × {rules.memory_bandwidth_efficiency:.0%}, "
-        f"{peak / 1e12:g} TFLOPS dense × {efficiency:.0%} ({interconnect(build)} MFU)",
-        f"tensor parallel over {plan.gpus} GPU(s): two all-reduces per layer, "
-        f"{ALL_REDUCE_LATENCY_S * 1e6:g} µs each plus the bytes",
-        f"a month is {HOURS_PER_MONTH} hours of the build's monthly price",
+        served_note(plan.count, f"{plan.gpus} × {gpu.name}", plan.sequences),
+        _(
+            "%(prompt)s prompt and %(output)s output tokens per request",
+            prompt=prompt,
+            output=output,
+        ),
+        _(
+            "%(bound)s: weights and KV cache read at %(bandwidth)s GB/s × %(efficiency)s, %(peak)s",
+            bound=bound,
+            bandwidth=f"{gpu.memory_bandwidth_gbs:g}",
+            efficiency=f"{rules.memory_bandwidth_efficiency:.0%}",
+            peak=_peak_note(peak, efficiency, build),
+        ),
+        ngettext(
+            "tensor parallel over %(n)s GPU: two all-reduces per layer, %(latency)s µs each "
+            "plus the bytes",
+            "tensor parallel over %(n)s GPUs: two all-reduces per layer, %(latency)s µs each "
+            "plus the bytes",
+            plan.gpus,
+            latency=f"{ALL_REDUCE_LATENCY_S * 1e6:g}",
+        ),
+        _month_note(),
     ]
     if factor != 1:
-        assumptions.append(f"measured pitfall losses: latency × {factor:.2f}")
-    if target is not None:
-        met = tokens_per_s >= target
-        assumptions.append(f"target {target:g} output tokens/s: " + ("met" if met else "missed"))
-    if ttft is not None:
         assumptions.append(
-            f"target time to first token {ttft:g} s: " + ("met" if meets_ttft else "missed")
+            _("measured pitfall losses: latency × %(factor)s", factor=f"{factor:.2f}")
         )
+    if target is not None:
+        shown = f"{target:g}"
+        if tokens_per_s >= target:
+            assumptions.append(_("target %(tokens)s output tokens/s: met", tokens=shown))
+        else:
+            assumptions.append(_("target %(tokens)s output tokens/s: missed", tokens=shown))
+    if ttft is not None:
+        if meets_ttft:
+            assumptions.append(_("target time to first token %(s)s s: met", s=f"{ttft:g}"))
+        else:
+            assumptions.append(_("target time to first token %(s)s s: missed", s=f"{ttft:g}"))
     return Performance(
         mode=workload.mode,
         monthly_price=monthly_price,
@@ -599,10 +675,37 @@ def inference(
     )
 
 
+def _peak_note(peak: float, efficiency: float, build: Node) -> Message:
+    """Say what the GPUs compute at: `989 TFLOPS dense × 45% (nvswitch MFU)`."""
+    return _(
+        "%(peak)s TFLOPS dense × %(mfu)s (%(interconnect)s MFU)",
+        peak=f"{peak / 1e12:g}", mfu=f"{efficiency:.0%}",
+        interconnect=INTERCONNECT_WORDS[interconnect(build)],
+    )  # fmt: skip
+
+
+def _month_note() -> Message:
+    return _("a month is %(hours)s hours of the build's monthly price", hours=HOURS_PER_MONTH)
+
+
+def served_note(replicas: int, gpus: str, sequences: int) -> Message:
+    """Say how the GPUs serve: `2 replicas of 4 × H100, 16 sequences in flight each`."""
+    return _(
+        "%(replicas)s of %(gpus)s, %(sequences)s in flight each",
+        replicas=counted_replicas(replicas), gpus=gpus, sequences=counted_sequences(sequences),
+    )  # fmt: skip
+
+
+def gpu_rent_note(gpus: int, gpu: Gpu) -> Message:
+    """Say that sizing times the work on the GPUs alone, at their monthly rent."""
+    return _("priced at the monthly rent of %(gpus)s alone", gpus=f"{gpus} × {gpu.name}")
+
+
 def _unknown(workload: Workload, monthly_price: float, gpu: Gpu) -> Performance:
-    note = (
-        f"{gpu.name}: no datasheet throughput or memory bandwidth in the catalog, "
-        "or the model does not fit"
+    note = _(
+        "%(gpu)s: no datasheet throughput or memory bandwidth in the catalog, "
+        "or the model does not fit",
+        gpu=gpu.name,
     )
     return Performance(
         mode=workload.mode, monthly_price=monthly_price, meets_target=False, assumptions=(note,)
@@ -653,7 +756,7 @@ def gpus_for_work(
     if not has_target(workload):
         return fewest
     total = fewest
-    for _ in range(16):
+    for _step in range(16):
         if total > max_gpus:
             return None
         result = performance(Cluster.of_gpus(gpu, total, rules, per_node_max), workload, rules, 0.0)

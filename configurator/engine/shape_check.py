@@ -10,7 +10,13 @@ from __future__ import annotations
 from configurator.engine import catalogue
 from configurator.engine.build import Build, FormFactor, Workload
 from configurator.engine.findings import Finding, not_applicable, num, passed, warned
-from configurator.engine.messages import Message, _, ngettext
+from configurator.engine.messages import (
+    Message,
+    _,
+    counted_gpus,
+    counted_replicas,
+    counted_sequences,
+)
 from configurator.engine.registry import REGISTRY, CheckKind
 from configurator.engine.rules import RuleParams
 from configurator.engine.shapes import (
@@ -26,18 +32,6 @@ from configurator.engine.shapes import (
     weights_gb,
 )
 from configurator.engine.sizing import usable_gb
-
-
-def _replicas(count: int) -> Message:
-    return ngettext("%(n)s replica", "%(n)s replicas", count)
-
-
-def _gpus(count: int) -> Message:
-    return ngettext("%(n)s GPU", "%(n)s GPUs", count)
-
-
-def _sequences(count: int) -> Message:
-    return ngettext("%(n)s sequence", "%(n)s sequences", count)
 
 
 def _listed(sizes: tuple[int, ...]) -> str:
@@ -56,8 +50,8 @@ def _deployment_text(plan: Deployment, gpu_name: str) -> Message:
         replicas = plan.replicas
         text = _(
             "%(text)s as %(replicas)s of %(gpus)s, %(sequences)s each",
-            text=text, replicas=_replicas(replicas.count), gpus=_gpus(replicas.size),
-            sequences=_sequences(replicas.batch),
+            text=text, replicas=counted_replicas(replicas.count), gpus=counted_gpus(replicas.size),
+            sequences=counted_sequences(replicas.batch),
         )  # fmt: skip
     return text
 
@@ -124,7 +118,7 @@ def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams)
         detail = _(
             "%(gpus)s per node, sharded data parallel over %(total)s: "
             "no tensor-parallel group to split",
-            gpus=gpus, total=_gpus(total),
+            gpus=gpus, total=counted_gpus(total),
         )  # fmt: skip
         return passed("shape", detail, numbers)
     usable = usable_gb(build.gpu.memory_gb, rules.gpu_memory_usable_fraction)
@@ -136,8 +130,8 @@ def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams)
         detail = _(
             "%(replicas)s of %(gpus)s (tensor parallel), %(sequences)s each: "
             "%(per_gpu)s GB per GPU of %(usable)s GB usable",
-            replicas=_replicas(plan.count), gpus=_gpus(plan.size),
-            sequences=_sequences(plan.batch), per_gpu=num(per_gpu), usable=num(usable),
+            replicas=counted_replicas(plan.count), gpus=counted_gpus(plan.size),
+            sequences=counted_sequences(plan.batch), per_gpu=num(per_gpu), usable=num(usable),
         )  # fmt: skip
         if plan.nodes_per_replica > 1:
             detail = _(

@@ -63,11 +63,12 @@ measured comparison.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from configurator.engine.build import FinetuneMethod, Mode, Workload
+from configurator.engine.messages import Message, _, counted_gpus, counted_sequences, ngettext
 
 GB = 1e9  # sizing reports GB = 10⁹ bytes
 GIB = 2**30  # GPU makers' "80 GB" of HBM or GDDR is 80 GiB: memory chips come in powers of two
@@ -103,6 +104,11 @@ GQA_FROM_HIDDEN = 8192  # Llama-2 uses grouped-query attention from 34B (h = 819
 GQA_KV_HEADS = 8
 KNOWN_SHAPE_TOLERANCE = 0.05  # "6.7B" is Llama-2-7B's shape, "30B" is not CodeLlama-34B's
 DEFAULT_MAX_GPUS = 64  # eight 8-GPU nodes
+# What a sizing answer's GB are (docs/sizing.md, "Units").
+SIZING_UNIT = _(
+    "GB = 10^9 bytes; a GPU maker's memory figure (80 GB) is GiB (2^30 bytes), so an 80 GB "
+    "card holds 85.9 GB"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +138,11 @@ KNOWN_SHAPES: tuple[tuple[float, str, Shape], ...] = (
 )
 
 
+# A note on how the need was reckoned, written only when it is read: the recommender sizes
+# thousands of candidates and reads none of their notes.
+Note = Callable[[], Message]
+
+
 @dataclass(frozen=True, slots=True)
 class Sizing:
     """The GPU memory a workload needs, in GB (10⁹ bytes), with how it was reckoned."""
@@ -140,7 +151,13 @@ class Sizing:
     per_gpu_gb: float | None  # when gpu_count is known
     gpu_count: int | None
     breakdown: dict[str, float]  # weights, gradients, optimizer, activations, kv_cache, overhead
-    assumptions: tuple[str, ...]
+    notes: tuple[Note, ...] = field(compare=False, repr=False)  # read as `assumptions`
+    micro_batch: int | None = None  # training that accumulates gradients: sequences per step
+
+    @property
+    def assumptions(self) -> tuple[Message, ...]:
+        """Return how the need was reckoned, one message per assumption."""
+        return tuple(note() for note in self.notes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +166,7 @@ class _Need:
 
     split: dict[str, float]
     each: dict[str, float]
-    assumptions: tuple[str, ...]
+    notes: tuple[Note, ...]
 
     def per_gpu_gb(self, n: int) -> float:
         """Return what one of n GPUs holds, overhead included."""
@@ -200,18 +217,16 @@ def _known_shape(params_b: float) -> tuple[str, Shape] | None:
     return None
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+def _describe(shape: Shape) -> Message:
+    return _(
+        "%(layers)s layers, hidden %(hidden)s, %(heads)s attention heads, %(kv_heads)s KV heads, "
+        "vocabulary %(vocab)s",
+        layers=shape.layers, hidden=shape.hidden_size, heads=shape.attention_heads,
+        kv_heads=shape.kv_heads, vocab=shape.vocab_size,
+    )  # fmt: skip
 
 
-def _describe(shape: Shape) -> str:
-    return (
-        f"{shape.layers} layers, hidden {shape.hidden_size}, {shape.attention_heads} attention "
-        f"heads, {shape.kv_heads} KV heads, vocabulary {shape.vocab_size}"
-    )
-
-
-def _shape_and_note(workload: Workload) -> tuple[Shape, str]:
+def _shape_and_note(workload: Workload) -> tuple[Shape, Note]:
     given = (
         workload.layers,
         workload.hidden_size,
@@ -219,13 +234,16 @@ def _shape_and_note(workload: Workload) -> tuple[Shape, str]:
         workload.kv_heads,
         workload.vocab_size,
     )
-    size = f"{workload.model_params_b:g}B parameters"
+    size = f"{workload.model_params_b:g}"
     if all(given):
         shape = Shape(*given)
-        return shape, f"shape as given: {_describe(shape)}"
+        return shape, lambda: _("shape as given: %(shape)s", shape=_describe(shape))
     if not any(given) and (known := _known_shape(workload.model_params_b)):
         name, shape = known
-        return shape, f"shape derived from {size}: {name}, {_describe(shape)}"
+        return shape, lambda: _(
+            "shape derived from %(size)sB parameters: %(model)s, %(shape)s",
+            size=size, model=name, shape=_describe(shape),
+        )  # fmt: skip
 
     params = workload.model_params_b * 1e9
     vocab = workload.vocab_size or DEFAULT_VOCAB
@@ -241,10 +259,17 @@ def _shape_and_note(workload: Workload) -> tuple[Shape, str]:
         heads if hidden < GQA_FROM_HIDDEN else min(heads, GQA_KV_HEADS)
     )
     shape = Shape(layers, hidden, heads, kv_heads, vocab)
-    how = "partly given, the rest derived" if any(given) else "derived"
-    return shape, (
-        f"shape {how} from {size} by P ≈ 12·L·h² + V·h with h ≈ 128·L: {_describe(shape)}"
-    )
+    if any(given):
+        return shape, lambda: _(
+            "shape partly given, the rest derived from %(size)sB parameters by "
+            "P ≈ 12·L·h² + V·h with h ≈ 128·L: %(shape)s",
+            size=size, shape=_describe(shape),
+        )  # fmt: skip
+    return shape, lambda: _(
+        "shape derived from %(size)sB parameters by P ≈ 12·L·h² + V·h with h ≈ 128·L: "
+        "%(shape)s",
+        size=size, shape=_describe(shape),
+    )  # fmt: skip
 
 
 def model_shape(workload: Workload) -> Shape:
@@ -259,17 +284,37 @@ def model_shape(workload: Workload) -> Shape:
     return _shape_and_note(workload)[0]
 
 
-def _training_bytes(precision: str) -> tuple[tuple[float, float, float], float, str]:
+def _training_bytes(precision: str) -> tuple[tuple[float, float, float], float, Note]:
     """Return (weight, gradient, optimizer) bytes per parameter, activation bytes, and why."""
     if precision == "fp32":
-        return FP32_ADAM_BYTES, 4.0, "fp32 Adam: 4 + 4 + 8 = 16 bytes per parameter"
-    note = (
+        return FP32_ADAM_BYTES, 4.0, lambda: _("fp32 Adam: 4 + 4 + 8 = 16 bytes per parameter")
+    return MIXED_ADAM_BYTES, 2.0, lambda: _mixed_precision_note(precision)
+
+
+def _mixed_precision_note(precision: str) -> Message:
+    note = _(
         "mixed-precision Adam: 2 bytes weights + 2 bytes gradients + 12 bytes optimizer "
         "(fp32 master copy and two moments) = 16 bytes per parameter"
     )
-    if precision not in ("bf16", "fp16"):
-        note += f"; {precision} training is sized as bf16 mixed precision"
-    return MIXED_ADAM_BYTES, 2.0, note
+    if precision in ("bf16", "fp16"):
+        return note
+    return _(
+        "%(note)s; %(precision)s training is sized as bf16 mixed precision",
+        note=note, precision=precision,
+    )  # fmt: skip
+
+
+def _adapter_note(qlora: bool, precision: str, base: float, adapters: float) -> Message:
+    if qlora:
+        label, base_note = "QLoRA", _("frozen 4-bit NF4 base with double quantisation")
+    else:
+        label, base_note = "LoRA", _("frozen %(precision)s base", precision=precision)
+    return _(
+        "%(method)s: %(base)s (%(bytes)s bytes per parameter) + rank %(rank)s adapters on "
+        "every linear layer, %(adapters)s M parameters trained with fp32 Adam (16 bytes each)",
+        method=label, base=base_note, bytes=f"{base:.3g}", rank=LORA_RANK,
+        adapters=f"{adapters / 1e6:.1f}",
+    )  # fmt: skip
 
 
 def _trains(workload: Workload) -> bool:
@@ -291,7 +336,7 @@ def _need(workload: Workload, n: int | None, micro_batch: int | None = None) -> 
         b = max(1, min(micro_batch, b))
     h, L, V = shape.hidden_size, shape.layers, shape.vocab_size
     act_bytes = 4.0 if precision == "fp32" else 2.0
-    notes = [shape_note]
+    notes: list[Note] = [shape_note]
     split = dict.fromkeys(("weights", "gradients", "optimizer", "activations", "kv_cache"), 0.0)
     each = dict.fromkeys(split, 0.0)
 
@@ -306,15 +351,29 @@ def _need(workload: Workload, n: int | None, micro_batch: int | None = None) -> 
         tokens = min(s * b, PREFILL_CHUNK_TOKENS)
         split["activations"] = max(tokens * 4 * h * act_bytes, b * V * LOGIT_BYTES)
         notes += [
-            f"weights in {precision}, {PRECISION_BYTES[precision]:g} bytes per parameter",
-            f"KV cache in {kv_precision} for {_count(b, 'concurrent sequence')} of {s} tokens",
-            f"activations: the larger of a prefill chunk's MLP intermediate ({tokens} tokens, "
-            f"chunks of at most {PREFILL_CHUNK_TOKENS}) and the last-token logits of each "
-            "sequence (fp32)",
-        ]
+            lambda: _(
+                "weights in %(precision)s, %(bytes)s bytes per parameter",
+                precision=precision, bytes=f"{PRECISION_BYTES[precision]:g}",
+            ),
+            lambda: ngettext(
+                "KV cache in %(precision)s for %(n)s concurrent sequence of %(tokens)s tokens",
+                "KV cache in %(precision)s for %(n)s concurrent sequences of %(tokens)s tokens",
+                b, precision=kv_precision, tokens=s,
+            ),
+            lambda: _(
+                "activations: the larger of a prefill chunk's MLP intermediate (%(tokens)s "
+                "tokens, chunks of at most %(chunk)s) and the last-token logits of each "
+                "sequence (fp32)",
+                tokens=tokens, chunk=PREFILL_CHUNK_TOKENS,
+            ),
+        ]  # fmt: skip
         if n is not None and n > 1:
             notes.append(
-                f"tensor parallelism over {n} GPUs: weights, KV cache and activations split evenly"
+                lambda: _(
+                    "tensor parallelism over %(gpus)s: weights, KV cache and activations split "
+                    "evenly",
+                    gpus=counted_gpus(n),
+                )
             )
     elif _trains(workload):
         method = FinetuneMethod.FULL if workload.mode == Mode.TRAIN else workload.finetune_method
@@ -329,51 +388,55 @@ def _need(workload: Workload, n: int | None, micro_batch: int | None = None) -> 
         elif method in (FinetuneMethod.LORA, FinetuneMethod.QLORA):
             adapters = LORA_RANK * L * (17 * h + 2 * shape.kv_heads * shape.head_dim)
             w, g, o = ADAPTER_ADAM_BYTES
-            if method == FinetuneMethod.QLORA:
-                label, base = "QLoRA", QLORA_BASE_BYTES
-                base_note = "frozen 4-bit NF4 base with double quantisation"
-            else:
-                label, base = "LoRA", PRECISION_BYTES[precision]
-                base_note = f"frozen {precision} base"
+            qlora = method == FinetuneMethod.QLORA
+            base = QLORA_BASE_BYTES if qlora else PRECISION_BYTES[precision]
             split["weights"] = params * base + adapters * w
             split["gradients"] = adapters * g
             split["optimizer"] = adapters * o
-            notes.append(
-                f"{label}: {base_note} ({base:.3g} bytes per parameter) + rank "
-                f"{LORA_RANK} adapters on every linear layer, {adapters / 1e6:.1f} M "
-                f"parameters trained with fp32 Adam (16 bytes each)"
-            )
+            notes.append(lambda: _adapter_note(qlora, precision, base, adapters))
         else:
             raise ValueError(f"unknown fine-tuning method {workload.finetune_method!r}")
         # Full recomputation keeps each layer's input (Korthikanti et al. 2022) + the logits.
         each["activations"] = s * b * (h * L + V) * act_bytes
         notes.append(
-            f"full activation recomputation: each layer's input and the logits kept, "
-            f"{_count(b, 'sequence')} of {s} tokens per GPU"
-        )
-        if b < workload.batch_size:
-            steps = math.ceil(workload.batch_size / b)
-            notes.append(
-                f"gradient accumulation: batch {workload.batch_size} per GPU runs as "
-                f"{_count(steps, 'micro-batch step')} of {b}"
+            lambda: _(
+                "full activation recomputation: each layer's input and the logits kept, "
+                "%(sequences)s of %(tokens)s tokens per GPU",
+                sequences=counted_sequences(b), tokens=s,
             )
+        )  # fmt: skip
+        if b < workload.batch_size:
+            notes.append(
+                lambda: ngettext(
+                    "gradient accumulation: batch %(batch)s per GPU runs as %(n)s micro-batch "
+                    "step of %(micro)s",
+                    "gradient accumulation: batch %(batch)s per GPU runs as %(n)s micro-batch "
+                    "steps of %(micro)s",
+                    math.ceil(workload.batch_size / b), batch=workload.batch_size, micro=b,
+                )
+            )  # fmt: skip
         if n is not None and n > 1:
             notes.append(
-                f"ZeRO-3 sharding over {n} GPUs: weights, gradients and optimizer state split "
-                "evenly, activations per GPU"
+                lambda: _(
+                    "ZeRO-3 sharding over %(gpus)s: weights, gradients and optimizer state split "
+                    "evenly, activations per GPU",
+                    gpus=counted_gpus(n),
+                )
             )
     else:
         raise ValueError(f"unknown mode {workload.mode!r}")
 
     if n is None:
-        notes.append("GPU count not given: sized for one GPU")
+        notes.append(lambda: _("GPU count not given: sized for one GPU"))
     elif n == 1:
-        notes.append("one GPU, nothing sharded")
+        notes.append(lambda: _("one GPU, nothing sharded"))
     notes.append(
-        f"runtime overhead: {CUDA_CONTEXT_GB:g} GB per GPU (CUDA context, communication "
-        f"buffers) + {ALLOCATOR_OVERHEAD:.0%} of each GPU's tensors (allocator fragmentation, "
-        "temporary buffers)"
-    )
+        lambda: _(
+            "runtime overhead: %(context)s GB per GPU (CUDA context, communication buffers) + "
+            "%(share)s of each GPU's tensors (allocator fragmentation, temporary buffers)",
+            context=f"{CUDA_CONTEXT_GB:g}", share=f"{ALLOCATOR_OVERHEAD:.0%}",
+        )
+    )  # fmt: skip
     return _Need(split, each, tuple(notes))
 
 
@@ -418,7 +481,8 @@ def size_workload(
         per_gpu_gb=need.per_gpu_gb(n) if n is not None else None,
         gpu_count=n,
         breakdown=breakdown,
-        assumptions=need.assumptions,
+        notes=need.notes,
+        micro_batch=micro if micro is not None and micro < workload.batch_size else None,
     )
 
 

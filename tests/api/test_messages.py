@@ -1,4 +1,10 @@
-"""A finding's detail and fix are message ids with parameters, shown in the asked language."""
+"""The engine's texts are message ids with parameters, shown in the asked language.
+
+A finding's detail, fix and measured loss; the recommender's why and its reason when no build
+serves; the assumptions of sizing and of the performance model.
+"""
+
+import re
 
 import pytest
 
@@ -75,3 +81,111 @@ def test_the_configurator_page_shows_the_measured_loss_in_chinese(client):
     client.cookies["django_language"] = "zh-hans"
     html = client.get(f"/configure/?{LEGACY}").content.decode()
     assert "8 卡利用率仅 61%" in html
+
+
+# The recommender, sizing and the performance model ------------------------------------------
+
+CHINESE = re.compile("[\u4e00-\u9fff]")
+TRAIN_70B = {"model_params_b": 70, "mode": "train", "batch_size": 64}
+TIMED_70B = {**TRAIN_70B, "train_tokens": 1e11, "deadline_days": 30}
+SERVED_70B = {"model_params_b": 70, "mode": "infer", "batch_size": 8, "target_tokens_per_s": 2000}
+
+
+def post(client, url, body, **headers):
+    response = client.post(url, body, content_type="application/json", **headers)
+    assert response.status_code == 200, response.content[:500]
+    return response.json()
+
+
+def zh(client, url, body):
+    return post(client, url, body, HTTP_ACCEPT_LANGUAGE="zh-Hans")
+
+
+def test_recommend_answers_the_why_in_english_by_default(client):
+    item = post(client, "/api/v1/recommend", {"workload": TRAIN_70B})["builds"][0]
+    assert "hold the 70B train job" in item["why"] and "Balance " in item["why"]
+    assert not CHINESE.search(item["why"])
+
+
+def test_recommend_answers_the_why_in_chinese(client):
+    english = post(client, "/api/v1/recommend", {"workload": TRAIN_70B})["builds"]
+    chinese = zh(client, "/api/v1/recommend", {"workload": TRAIN_70B})["builds"]
+    assert [item["build"] for item in chinese] == [item["build"] for item in english]
+    for item in chinese:
+        assert "承载 70B 训练任务" in item["why"] and "均衡评分" in item["why"]
+        assert "hold the" not in item["why"] and "Balance" not in item["why"]
+
+
+def test_recommend_answers_the_work_line_and_assumptions_in_chinese(client):
+    item = zh(client, "/api/v1/recommend", {"workload": TIMED_70B})["builds"][0]
+    assert "每次运行 ¥" in item["why"] and " days on " not in item["why"]
+    assumptions = item["performance"]["assumptions"]
+    assert "期限 30 天：达到" in assumptions
+    assert all(CHINESE.search(note) for note in assumptions)
+
+
+@pytest.mark.parametrize(
+    ("workload", "english", "chinese"),
+    [
+        ({"model_params_b": 2000, "mode": "train", "batch_size": 8, "gpu_count": 8},
+         "needs", "至少需要"),
+        ({"model_params_b": 2000, "mode": "train", "batch_size": 8},
+         "is the most a build spans", "而一套配置最多只能覆盖"),
+        ({**TRAIN_70B, "train_tokens": 3e13, "deadline_days": 0.5},
+         "meets the deadline of 0.5 days", "无法在 0.5 天期限内完成"),
+        ({**SERVED_70B, "target_tokens_per_s": 2e8},
+         "serves the target of", "都达不到目标"),
+    ],
+)  # fmt: skip
+def test_recommend_says_why_no_build_serves_in_the_asked_language(
+    client, workload, english, chinese
+):
+    body = post(client, "/api/v1/recommend", {"workload": workload})
+    assert body["builds"] == [] and english in body["reason"]
+    assert not CHINESE.search(body["reason"])
+    reason = zh(client, "/api/v1/recommend", {"workload": workload})["reason"]
+    assert chinese in reason and english not in reason
+
+
+def test_sizing_answers_its_assumptions_and_unit_in_chinese(client):
+    workload = {"model_params_b": 7, "mode": "train", "batch_size": 4, "gpu_count": 8}
+    english = post(client, "/api/v1/sizing", {"workload": workload})
+    chinese = zh(client, "/api/v1/sizing", {"workload": workload})
+    assert any(note.startswith("ZeRO-3 sharding over 8 GPUs") for note in english["assumptions"])
+    assert "在 8 个 GPU 上做 ZeRO-3 分片" in " ".join(chinese["assumptions"])
+    assert len(chinese["assumptions"]) == len(english["assumptions"])
+    assert all(CHINESE.search(note) for note in chinese["assumptions"])
+    assert english["unit"].startswith("GB = 10^9 bytes") and "字节" in chinese["unit"]
+
+
+def test_sizing_with_work_answers_the_performance_assumptions_in_chinese(client):
+    workload = {**SERVED_70B, "gpu": "h100-80g-sxm"}
+    english = post(client, "/api/v1/sizing", {"workload": workload})["performance"]
+    chinese = zh(client, "/api/v1/sizing", {"workload": workload})["performance"]
+    assert english["assumptions"][-1].startswith("priced at the monthly rent of")
+    priced = chinese["assumptions"][-1]
+    assert priced.startswith("仅按") and priced.endswith("的月租计价")
+    assert any(note.startswith("目标每秒 2000 个输出 token：") for note in chinese["assumptions"])
+
+
+def test_evaluate_answers_the_performance_assumptions_in_chinese(client):
+    build = {**BUILD, "cpu": "xeon-gold-6530", "memory_ecc": True, "numa_binding": True}
+    body = {"build": build, "workload": TIMED_70B}
+    english = post(client, "/api/v1/evaluate", body)["performance"]["assumptions"]
+    chinese = zh(client, "/api/v1/evaluate", body)["performance"]["assumptions"]
+    assert any(note.startswith("a month is 730 hours") for note in english)
+    assert "每月按 730 小时折算整机月租" in chinese
+    assert all(CHINESE.search(note) for note in chinese)
+
+
+def test_the_configurator_page_shows_the_recommenders_why_in_chinese(client):
+    client.cookies["django_language"] = "zh-hans"
+    query = "model_params_b=70&mode=train&batch_size=64&start=recommend"
+    html = client.get(f"/configure/?{query}").content.decode()
+    assert "承载 70B 训练任务" in html and "hold the 70B train job" not in html
+
+
+def test_the_configurator_page_says_in_chinese_why_no_build_serves(client):
+    query = "model_params_b=2000&mode=train&batch_size=8&start=recommend"
+    html = client.get(f"/configure/?{query}", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
+    assert "而一套配置最多只能覆盖 64 个节点" in html and "the most a build spans" not in html

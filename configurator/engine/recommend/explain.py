@@ -1,15 +1,34 @@
-"""Why a build serves the workload, and why no build does, in plain words with numbers."""
+"""Why a build serves the workload, and why no build does, in plain words with numbers.
+
+Every sentence is a `Message` (`engine.messages`): its English text is its `str` value, and the
+API and the pages render it again in the request's language.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping
 from dataclasses import replace
 from enum import StrEnum
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from configurator.engine.build import Gpu, Mode, Workload
+from configurator.engine.build import Build, Gpu, Mode, Workload
+from configurator.engine.checks import MODE_WORDS
 from configurator.engine.findings import num
 from configurator.engine.memory import memory_requirement
-from configurator.engine.performance import Cluster, performance
+from configurator.engine.messages import (
+    Message,
+    _,
+    counted_days,
+    counted_gpus,
+    counted_replicas,
+    counted_sequences,
+    join,
+    ngettext,
+    sentences,
+)
+from configurator.engine.performance import Cluster, performance, served_note
 from configurator.engine.power import power_budget
 from configurator.engine.recommend.results import Recommendation
 from configurator.engine.registry import REGISTRY, CheckKind
@@ -23,135 +42,221 @@ if TYPE_CHECKING:
 
 
 class Rejection(StrEnum):
-    """Why the search dropped a candidate before the rules judged it, in the user's words."""
+    """Why the search dropped a candidate before the rules judged it (a key: never shown)."""
 
-    SHAPE = "no deployable layout of the GPUs on the platforms that take them"
-    MEMORY_SLOTS = "the RAM the rules ask for does not fit the platform's DIMM slots"
-    PSU_BAYS = "no redundant PSU set that the platform's bays take covers the power need"
-    BALANCE = "balance score below the threshold"
-    WORK = "misses the deadline or throughput target"
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+    SHAPE = "layout"
+    MEMORY_SLOTS = "memory_slots"
+    PSU_BAYS = "psu_bays"
+    BALANCE = "balance"
+    WORK = "work"
 
 
-def _usable(gpu: Gpu, rules: RuleParams) -> str:
+# Each rejection in the user's words.
+REJECTION_WORDS: Mapping[Rejection, Message] = MappingProxyType(
+    {
+        Rejection.SHAPE: _("no deployable layout of the GPUs on the platforms that take them"),
+        Rejection.MEMORY_SLOTS: _(
+            "the RAM the rules ask for does not fit the platform's DIMM slots"
+        ),
+        Rejection.PSU_BAYS: _(
+            "no redundant PSU set that the platform's bays take covers the power need"
+        ),
+        Rejection.BALANCE: _("balance score below the threshold"),
+        Rejection.WORK: _("misses the deadline or throughput target"),
+    }
+)
+
+
+def _usable(gpu: Gpu, rules: RuleParams) -> Message:
     fraction = rules.gpu_memory_usable_fraction
-    usable = usable_gb(gpu.memory_gb, fraction)
-    return f"{num(usable)} GB usable ({fraction:.0%} of the card's {gpu.memory_gb} GiB)"
+    return _(
+        "%(usable)s GB usable (%(fraction)s of the card's %(gib)s GiB)",
+        usable=num(usable_gb(gpu.memory_gb, fraction)), fraction=f"{fraction:.0%}",
+        gib=gpu.memory_gb,
+    )  # fmt: skip
+
+
+def _job(workload: Workload) -> Message:
+    return _(
+        "%(size)sB %(mode)s", size=num(workload.model_params_b), mode=MODE_WORDS[workload.mode]
+    )
+
+
+def _build_gpus(build: Build) -> str:
+    """Return the build's GPUs as counted: `8 × H100`, or `4 × 8 H100` over nodes."""
+    if build.nodes > 1:
+        return f"{build.nodes} × {build.gpu_count} {build.gpu.name}"
+    return f"{build.gpu_count} × {build.gpu.name}"
+
+
+def _accumulation(workload: Workload, micro_batch: int) -> Message:
+    return ngettext(
+        "Gradient accumulation: batch %(batch)s per GPU runs as %(n)s micro-batch step of "
+        "%(micro)s.",
+        "Gradient accumulation: batch %(batch)s per GPU runs as %(n)s micro-batch steps of "
+        "%(micro)s.",
+        math.ceil(workload.batch_size / micro_batch),
+        batch=workload.batch_size, micro=micro_batch,
+    )  # fmt: skip
 
 
 def _capacity_line(item: Recommendation, workload: Workload, rules: RuleParams) -> str:
     build = item.build
     total = build.gpu_count * build.nodes
-    where = (
-        f"{build.nodes} nodes × {build.gpu_count} {build.gpu.name} ({total} GPUs)"
-        if build.nodes > 1
-        else f"{build.gpu_count} × {build.gpu.name}"
-    )
-    job = f"{num(workload.model_params_b)}B {workload.mode}"
+    where = f"{build.gpu_count} × {build.gpu.name}"
+    if build.nodes > 1:
+        where = _(
+            "%(nodes)s nodes × %(per_node)s %(gpu)s (%(total)s GPUs)",
+            nodes=build.nodes, per_node=build.gpu_count, gpu=build.gpu.name, total=total,
+        )  # fmt: skip
     usable = usable_gb(build.gpu.memory_gb, rules.gpu_memory_usable_fraction)
     replicas = item.replicas
     if replicas is not None:
         per_gpu = replica_gb(workload, replicas.size, replicas.batch, usable)
-        copies = f"{_count(replicas.count, 'replica')} of {_count(replicas.size, 'GPU')}"
+        copies = _(
+            "%(replicas)s of %(gpus)s",
+            replicas=counted_replicas(replicas.count), gpus=counted_gpus(replicas.size),
+        )  # fmt: skip
         if replicas.nodes_per_replica > 1:
-            copies += f" spanning {replicas.nodes_per_replica} nodes (the weights exceed one)"
-        each = " each" if replicas.count > 1 else ""
-        return (
-            f"{where} serve the {job} job as {copies}, "
-            f"{_count(replicas.batch, 'sequence')}{each}: {num(per_gpu)} GB per GPU of "
-            f"{_usable(build.gpu, rules)}."
-        )
+            copies = _(
+                "%(copies)s spanning %(nodes)s nodes (the weights exceed one)",
+                copies=copies, nodes=replicas.nodes_per_replica,
+            )  # fmt: skip
+        batch = counted_sequences(replicas.batch)
+        if replicas.count > 1:
+            batch = _("%(sequences)s each", sequences=batch)
+        return _(
+            "%(where)s serve the %(job)s job as %(copies)s, %(sequences)s: %(per_gpu)s GB per "
+            "GPU of %(usable)s.",
+            where=where, job=_job(workload), copies=copies, sequences=batch,
+            per_gpu=num(per_gpu), usable=_usable(build.gpu, rules),
+        )  # fmt: skip
     sizing = size_workload(workload, total, usable)
-    fewest = "" if workload.gpu_count else f", the fewest {build.gpu.name} in whole nodes"
-    line = (
-        f"{where} hold the {job} job: {num(sizing.per_gpu_gb)} GB per GPU of "
-        f"{_usable(build.gpu, rules)}{fewest}."
-    )
-    accumulation = [note for note in sizing.assumptions if note.startswith("gradient accumulation")]
-    if accumulation:
-        line += " " + accumulation[0][0].upper() + accumulation[0][1:] + "."
+    if workload.gpu_count:
+        line = _(
+            "%(where)s hold the %(job)s job: %(per_gpu)s GB per GPU of %(usable)s.",
+            where=where, job=_job(workload), per_gpu=num(sizing.per_gpu_gb),
+            usable=_usable(build.gpu, rules),
+        )  # fmt: skip
+    else:
+        line = _(
+            "%(where)s hold the %(job)s job: %(per_gpu)s GB per GPU of %(usable)s, the fewest "
+            "%(gpu)s in whole nodes.",
+            where=where, job=_job(workload), per_gpu=num(sizing.per_gpu_gb),
+            usable=_usable(build.gpu, rules), gpu=build.gpu.name,
+        )  # fmt: skip
+    if sizing.micro_batch is not None:
+        return sentences([line, _accumulation(workload, sizing.micro_batch)])
     return line
+
+
+def _cpu_line(build: Build, workload: Workload, rules: RuleParams) -> Message:
+    cpus = f"{build.cpu_count} × {build.cpu.name}"
+    threads = num(build.threads / build.gpu_count)
+    if workload.mode == Mode.INFER and workload.batch_size <= rules.small_batch_max:
+        return _(
+            "%(cpus)s give %(threads)s threads per GPU at a %(ghz)s GHz base clock for "
+            "small-batch scheduling.",
+            cpus=cpus, threads=threads, ghz=num(build.cpu.base_ghz),
+        )  # fmt: skip
+    return _("%(cpus)s give %(threads)s threads per GPU.", cpus=cpus, threads=threads)
+
+
+def _fabric_line(item: Recommendation, workload: Workload) -> Message:
+    build = item.build
+    per_nic = max(1, round(build.gpu_count / build.nics))
+    share = _("one per GPU") if per_nic == 1 else _("one per %(gpus)s GPUs", gpus=per_nic)
+    nics = f"{build.nics} × {item.nic.name} ({item.nic.speed_gbps} Gb/s)"
+    if data_parallel(workload):
+        return _(
+            "%(nics)s per node, %(share)s, carry the gradients between nodes.",
+            nics=nics, share=share,
+        )  # fmt: skip
+    return _(
+        "%(nics)s per node, %(share)s, carry the pipeline stages between nodes.",
+        nics=nics, share=share,
+    )  # fmt: skip
 
 
 def explain(item: Recommendation, workload: Workload, rules: RuleParams, scenarios) -> str:
     """Say in plain words why this build serves the workload."""
     build = item.build
-    parts = [_capacity_line(item, workload, rules)]
-    threads = build.threads / build.gpu_count
-    cpu_line = f"{build.cpu_count} × {build.cpu.name} give {num(threads)} threads per GPU"
-    if workload.mode == Mode.INFER and workload.batch_size <= rules.small_batch_max:
-        cpu_line += f" at a {num(build.cpu.base_ghz)} GHz base clock for small-batch scheduling"
-    parts.append(cpu_line + ".")
+    parts = [work_line(item)] if item.performance is not None else []
+    parts += [_capacity_line(item, workload, rules), _cpu_line(build, workload, rules)]
     need = memory_requirement(build.gpu_count, build.gpu.memory_gb, rules)
     memory = next(line for line in item.bom if line.kind == "memory")
     parts.append(
-        f"{build.memory_gb} GB ECC RAM ({memory.qty} × {memory.name}) covers the "
-        f"{num(need.required_gb)} GB the rules ask for {_count(build.gpu_count, 'GPU')}."
-    )
+        _(
+            "%(memory)s GB ECC RAM (%(modules)s) covers the %(required)s GB the rules ask for "
+            "%(gpus)s.",
+            memory=build.memory_gb, modules=f"{memory.qty} × {memory.name}",
+            required=num(need.required_gb), gpus=counted_gpus(build.gpu_count),
+        )
+    )  # fmt: skip
     power = power_budget(build, rules)
     psu = next(line for line in item.bom if line.kind == "psu")
     parts.append(
-        f"{psu.qty} × {psu.name} ({item.psu_scheme}) give {build.psu_watts} W usable for a "
-        f"{power.required_w} W need."
-    )
-    if item.nic:
-        per_nic = max(1, round(build.gpu_count / build.nics))
-        share = "GPU" if per_nic == 1 else f"{per_nic} GPUs"
-        traffic = "gradients" if data_parallel(workload) else "pipeline stages"
-        parts.append(
-            f"{build.nics} × {item.nic.name} ({item.nic.speed_gbps} Gb/s) per node, one per "
-            f"{share}, carry the {traffic} between nodes."
+        _(
+            "%(psus)s (%(scheme)s) give %(usable)s W usable for a %(need)s W need.",
+            psus=f"{psu.qty} × {psu.name}", scheme=item.psu_scheme, usable=build.psu_watts,
+            need=power.required_w,
         )
+    )  # fmt: skip
+    if item.nic:
+        parts.append(_fabric_line(item, workload))
     elif build.nodes > 1:
-        parts.append("Each replica sits inside one node: the nodes exchange no model traffic.")
+        parts.append(_("Each replica sits inside one node: the nodes exchange no model traffic."))
     if item.tier:
-        parts.append("No NVSwitch board serves this GPU: ranked after NVSwitch nodes.")
+        parts.append(_("No NVSwitch board serves this GPU: ranked after NVSwitch nodes."))
     if item.scenario:
         scenario = next((s for s in scenarios if s.code == item.scenario), None)
         if scenario:
-            pairing = f"{scenario.code} ({scenario.name})"
-            parts.append(f"The guide's standard pairing {pairing}: {scenario.result}.")
-    parts.append(f"Balance {num(item.evaluation.balance.overall)}.")
-    if item.performance is not None:
-        parts.insert(0, work_line(item))
-    return " ".join(parts)
+            # The recipe's name and measured result are data, written by architects.
+            parts.append(
+                _(
+                    "The guide's standard pairing %(code)s (%(name)s): %(result)s.",
+                    code=scenario.code, name=scenario.name, result=scenario.result,
+                )
+            )  # fmt: skip
+    parts.append(_("Balance %(score)s.", score=num(item.evaluation.balance.overall)))
+    return sentences(parts)
 
 
-def work_line(item: Recommendation) -> str:
+def work_line(item: Recommendation) -> Message:
     """Say what the work takes and costs on this build: "23 days on 4 × 8 H100; ¥… per run"."""
-    build, work = item.build, item.performance
-    where = (
-        f"{build.nodes} × {build.gpu_count} {build.gpu.name}"
-        if build.nodes > 1
-        else f"{build.gpu_count} × {build.gpu.name}"
-    )
+    work = item.performance
+    where = _build_gpus(item.build)
     if work.time_to_train_days is not None:
-        line = f"{num(work.time_to_train_days)} days on {where}; ¥{work.cost_per_run:,.0f} per run"
-    elif work.tokens_per_s is not None:
+        return _(
+            "%(days)s on %(where)s; ¥%(cost)s per run.",
+            days=counted_days(num(work.time_to_train_days)), where=where,
+            cost=f"{work.cost_per_run:,.0f}",
+        )  # fmt: skip
+    if work.tokens_per_s is not None:
         terms = work.terms
-        served = (
-            f"{_count(int(terms['replicas']), 'replica')} of {int(terms['replica_gpus'])} GPUs, "
-            f"{int(terms['sequences'])} sequences in flight each"
-        )
-        line = (
-            f"{work.tokens_per_s:,.0f} output tokens/s on {where} ({served}), first token in "
-            f"{work.time_to_first_token_s:.2f} s; ¥{work.cost_per_million_tokens:,.2f} per "
-            "million output tokens"
-        )
-    else:
-        return "No datasheet throughput for this GPU: the work is not timed."
-    return line + "."
+        served = served_note(
+            int(terms["replicas"]), counted_gpus(int(terms["replica_gpus"])),
+            int(terms["sequences"]),
+        )  # fmt: skip
+        return _(
+            "%(tokens)s output tokens/s on %(where)s (%(served)s), first token in %(ttft)s s; "
+            "¥%(cost)s per million output tokens.",
+            tokens=f"{work.tokens_per_s:,.0f}", where=where, served=served,
+            ttft=f"{work.time_to_first_token_s:.2f}", cost=f"{work.cost_per_million_tokens:,.2f}",
+        )  # fmt: skip
+    return _("No datasheet throughput for this GPU: the work is not timed.")
 
 
 def _rejection_words(code: str) -> str:
     """Return a rejection in the user's words: the check's title, a pitfall's code beside it."""
+    if code in REJECTION_WORDS:
+        return REJECTION_WORDS[code]
     if code in REGISTRY:
         registered = REGISTRY.get(code)
         title = registered.entry.title
-        return f"{title} ({code})" if registered.kind is CheckKind.PITFALL else title
+        if registered.kind is CheckKind.PITFALL:
+            return _("%(title)s (%(code)s)", title=title, code=code)
+        return title
     return str(code)
 
 
@@ -178,7 +283,10 @@ def _deployable_fewest(
     plan = min(plans, key=lambda plan: (plan.total, plan.nodes))
     if plan.nodes == 1:
         return f"{plan.total} × {gpu.name}"
-    return f"{plan.total} × {gpu.name} ({plan.nodes} nodes of {plan.per_node})"
+    return _(
+        "%(gpus)s (%(nodes)s nodes of %(per_node)s)",
+        gpus=f"{plan.total} × {gpu.name}", nodes=plan.nodes, per_node=plan.per_node,
+    )  # fmt: skip
 
 
 def no_build_reason(
@@ -187,45 +295,49 @@ def no_build_reason(
     """Say, with numbers, why no build serves the workload."""
     rules = search.rules
     if not gpus:
-        return (
-            f"The catalog offers no GPU {workload.gpu!r}."
-            if workload.gpu
-            else "The catalog offers no GPU."
-        )
+        if workload.gpu:
+            return _("The catalog offers no GPU %(gpu)s.", gpu=repr(workload.gpu))
+        return _("The catalog offers no GPU.")
     if search.by_work and not search.needed and search.rejections.get(Rejection.WORK):
         return work_reason(workload, gpus, rules, max_gpus)
     if not search.needed:
         largest = max(gpus, key=lambda g: g.memory_gb)
         count = workload.gpu_count or max_gpus
         if not count:
-            return "The catalog offers no platform for these GPUs."
+            return _("The catalog offers no platform for these GPUs.")
         usable = usable_gb(largest.memory_gb, rules.gpu_memory_usable_fraction)
         sizing = size_workload(workload, count, usable)
-        said = (
-            f"{num(workload.model_params_b)}B {workload.mode} needs {num(sizing.per_gpu_gb)} GB "
-            f"per GPU over {count} GPUs ({num(sizing.total_gb)} GB in all); the largest GPU "
-            f"offered, the {largest.name}, has {_usable(largest, rules)}"
-        )
+        said = _(
+            "%(job)s needs %(per_gpu)s GB per GPU over %(gpus)s (%(total)s GB in all); the "
+            "largest GPU offered, the %(gpu)s, has %(usable)s",
+            job=_job(workload), per_gpu=num(sizing.per_gpu_gb), gpus=counted_gpus(count),
+            total=num(sizing.total_gb), gpu=largest.name, usable=_usable(largest, rules),
+        )  # fmt: skip
         if not workload.gpu_count:
             nodes = search.max_nodes if max_gpus % search.max_nodes == 0 else 1
-            spans = (
-                f"{nodes} nodes of {max_gpus // nodes} GPUs ({max_gpus} GPUs)"
-                if nodes > 1
-                else f"one node of {max_gpus} GPUs"
-            )
-            return f"{said}, and {spans} is the most a build spans."
+            spans = _("one node of %(gpus)s", gpus=counted_gpus(max_gpus))
+            if nodes > 1:
+                spans = _(
+                    "%(nodes)s nodes of %(per_node)s GPUs (%(gpus)s GPUs)",
+                    nodes=nodes, per_node=max_gpus // nodes, gpus=max_gpus,
+                )  # fmt: skip
+            return _("%(said)s, and %(spans)s is the most a build spans.", said=said, spans=spans)
         fewest = _deployable_fewest(workload, largest, search, catalog)
         if fewest is None:
-            return f"{said}."
-        return f"{said}: it takes at least {fewest}."
+            return _("%(said)s.", said=said)
+        return _("%(said)s: it takes at least %(fewest)s.", said=said, fewest=fewest)
     if not search.rejections:
         names = ", ".join(sorted(g.name for g in gpus if g.slug in search.needed))
-        return f"No offered platform and CPU take the GPUs that fit ({names})."
-    common = "; ".join(
-        f"{_rejection_words(code)}: {_count(count, 'candidate')}"
+        return _("No offered platform and CPU take the GPUs that fit (%(names)s).", names=names)
+    common = join(
+        _(
+            "%(rejection)s: %(candidates)s",
+            rejection=_rejection_words(code),
+            candidates=ngettext("%(n)s candidate", "%(n)s candidates", count),
+        )
         for code, count in search.rejections.most_common(3)
     )
-    return f"Every candidate build was rejected; most often: {common}."
+    return _("Every candidate build was rejected; most often: %(common)s.", common=common)
 
 
 def work_reason(workload: Workload, gpus: list[Gpu], rules: RuleParams, max_gpus: int) -> str:
@@ -240,23 +352,42 @@ def work_reason(workload: Workload, gpus: list[Gpu], rules: RuleParams, max_gpus
         )
         if best is None or score < best[0]:
             best = (score, gpu, work)
-    limit = f"{max_gpus} GPUs"
+    limit = counted_gpus(max_gpus)
+    fastest = f"{max_gpus} × {best[1].name}" if best else ""
     if workload.deadline_days is not None:
-        deadline = num(workload.deadline_days)
-        said = f"No build of up to {limit} meets the deadline of {deadline} days"
+        deadline = counted_days(num(workload.deadline_days))
         if best:
-            days = num(best[2].time_to_train_days)
-            said += f": the fastest, {max_gpus} × {best[1].name}, takes {days} days"
-    else:
-        targets = []
-        if workload.target_tokens_per_s is not None:
-            targets.append(f"{num(workload.target_tokens_per_s)} output tokens/s")
-        if workload.target_ttft_s is not None:
-            targets.append(f"a first token within {workload.target_ttft_s:g} s")
-        said = f"No build of up to {limit} serves the target of " + " and ".join(targets)
-        if best:
-            said += (
-                f": the fastest, {max_gpus} × {best[1].name}, serves {best[2].tokens_per_s:,.0f}"
-                f" with a first token in {best[2].time_to_first_token_s:.2f} s"
-            )
-    return said + "."
+            return _(
+                "No build of up to %(limit)s meets the deadline of %(deadline)s: the fastest, "
+                "%(fastest)s, takes %(days)s.",
+                limit=limit, deadline=deadline, fastest=fastest,
+                days=counted_days(num(best[2].time_to_train_days)),
+            )  # fmt: skip
+        return _(
+            "No build of up to %(limit)s meets the deadline of %(deadline)s.",
+            limit=limit, deadline=deadline,
+        )  # fmt: skip
+    targets = _targets(workload)
+    if best:
+        return _(
+            "No build of up to %(limit)s serves the target of %(targets)s: the fastest, "
+            "%(fastest)s, serves %(tokens)s with a first token in %(ttft)s s.",
+            limit=limit, targets=targets, fastest=fastest,
+            tokens=f"{best[2].tokens_per_s:,.0f}", ttft=f"{best[2].time_to_first_token_s:.2f}",
+        )  # fmt: skip
+    return _(
+        "No build of up to %(limit)s serves the target of %(targets)s.",
+        limit=limit, targets=targets,
+    )  # fmt: skip
+
+
+def _targets(workload: Workload) -> str:
+    """Return the inference targets: `2000 output tokens/s and a first token within 1 s`."""
+    targets = []
+    if workload.target_tokens_per_s is not None:
+        targets.append(_("%(tokens)s output tokens/s", tokens=num(workload.target_tokens_per_s)))
+    if workload.target_ttft_s is not None:
+        targets.append(_("a first token within %(s)s s", s=f"{workload.target_ttft_s:g}"))
+    if len(targets) == 2:
+        return _("%(first)s and %(second)s", first=targets[0], second=targets[1])
+    return targets[0] if targets else ""

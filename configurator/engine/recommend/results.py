@@ -63,7 +63,7 @@ class Recommendation:
     bom: tuple[Line, ...]  # one node
     evaluation: Evaluation
     monthly_price: float  # all nodes
-    why: str
+    why: str  # a Message (engine.messages): rendered in the request's language where shown
     scenario: str | None = None
     nic: Nic | None = None
     psu_scheme: str = ""
@@ -75,7 +75,7 @@ class Recommendation:
 @dataclass(frozen=True)
 class Recommendations:
     builds: tuple[Recommendation, ...]
-    reason: str | None
+    reason: str | None  # why no build serves the workload: a Message, as `why`
     explored: int = 0  # complete builds evaluated
 
 
