@@ -113,6 +113,7 @@ class Scenario(models.Model):
         _("recipe RAM GB"), help_text=_("A minimum; the rules may ask for more.")
     )
     result = models.CharField(_("measured result"), max_length=300, blank=True)
+    result_zh = models.CharField(_("measured result in Chinese"), max_length=300, blank=True)
     active = models.BooleanField(_("active"), default=True)
     history = HistoricalRecords(m2m_fields=[gpus])
 

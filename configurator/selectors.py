@@ -20,6 +20,7 @@ from catalog.selectors import catalog_items
 from configurator.engine import build as engine
 from configurator.engine.build import Mode
 from configurator.engine.catalog import Catalog
+from configurator.engine.messages import Written
 from configurator.engine.recommend import Scenario
 from configurator.engine.rules import RuleParams
 from configurator.models import RuleProfile, RuleSetVersion
@@ -133,7 +134,7 @@ def scenario_spec(row: ScenarioRow) -> Scenario:
     gpus_min, gpus_max = gpu_count_range(row.gpu_count)
     return Scenario(
         code=row.code,
-        name=row.name,
+        name=Written(row.name, zh=row.name_zh),
         modes=frozenset(mode for mode, on in modes.items() if on),
         params_min_b=row.params_min_b,
         params_max_b=row.params_max_b,
@@ -141,7 +142,7 @@ def scenario_spec(row: ScenarioRow) -> Scenario:
         cpu_slug=row.cpu.slug,
         platform_slug=row.platform.slug if row.platform else None,
         memory_gb=row.memory_gb,
-        result=row.result,
+        result=Written(row.result, zh=row.result_zh),
         gpus_min=gpus_min,
         gpus_max=gpus_max,
     )

@@ -2,13 +2,13 @@
 
 from django.utils.translation import get_language, gettext, ngettext
 
-from configurator.engine.messages import Message
+from configurator.engine.messages import Message, Written
 
 
 def localize(text: str) -> str:
     """Return a finding's text in the active language; plain text is returned as it is."""
-    if isinstance(text, Message):
-        return text.render(gettext, ngettext)
+    if isinstance(text, Message | Written):
+        return text.render(gettext, ngettext, get_language() or "en")
     return text
 
 

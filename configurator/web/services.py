@@ -20,6 +20,7 @@ from configurator.engine.evaluate import Evaluation, evaluate
 from configurator.engine.power import power_budget
 from configurator.inputs import InputErrors, build_from_input, workload_from_input
 from configurator.schemas import BuildIn, EvaluateIn, RecommendIn, WorkloadIn
+from configurator.translation import localize
 from configurator.web.configuration import Configuration, WorkloadChoice
 from configurator.web.fixes import Fix, fix_for
 from configurator.web.models import Lead, LeadBuild
@@ -155,7 +156,9 @@ def recipes(*, snapshot: Snapshot | None = None) -> list[tuple[str, str]]:
     """Return the active recipes as (code, name)."""
     _, rules = snapshot or selectors.snapshots()
     return [
-        (scenario.code, scenario.name) for scenario in rules.scenarios if scenario.platform_slug
+        (scenario.code, localize(scenario.name))
+        for scenario in rules.scenarios
+        if scenario.platform_slug
     ]
 
 

@@ -8,6 +8,8 @@ import re
 
 import pytest
 
+from configurator.models import Scenario
+
 from tests.web.test_configure import LEGACY
 
 pytestmark = pytest.mark.django_db
@@ -189,3 +191,25 @@ def test_the_configurator_page_says_in_chinese_why_no_build_serves(client):
     query = "model_params_b=2000&mode=train&batch_size=8&start=recommend"
     html = client.get(f"/configure/?{query}", HTTP_ACCEPT_LANGUAGE="zh-Hans").content.decode()
     assert "而一套配置最多只能覆盖 64 个节点" in html and "the most a build spans" not in html
+
+
+def test_a_recipes_name_and_result_read_in_the_language_they_were_written_in(client):
+    """A recipe's name and measured result are data: each language shows its own version."""
+    body = {"workload": {"model_params_b": 34, "mode": "train", "batch_size": 8}}
+    english = post(client, "/api/v1/recommend", body)["builds"]
+    chinese = zh(client, "/api/v1/recommend", body)["builds"]
+    recipe = next(index for index, item in enumerate(english) if item["scenario"] == "S2")
+    assert "(Mid-size distributed training): 7B–34B data parallel" in english[recipe]["why"]
+    assert "中型模型分布式训练" in chinese[recipe]["why"]
+    assert "7B–34B 数据并行，AllReduce 时间 −62%" in chinese[recipe]["why"]
+    assert "Mid-size" not in chinese[recipe]["why"] and "data parallel" not in chinese[recipe]["why"]
+
+
+def test_a_recipe_without_a_chinese_result_shows_the_english_one(client):
+    scenario = Scenario.objects.get(code="S2")
+    scenario.result_zh = ""
+    scenario.save()  # renews the rules snapshot, as an edit in the admin does
+    body = {"workload": {"model_params_b": 34, "mode": "train", "batch_size": 8}}
+    chinese = zh(client, "/api/v1/recommend", body)["builds"]
+    why = next(item["why"] for item in chinese if item["scenario"] == "S2")
+    assert "中型模型分布式训练" in why and "7B–34B data parallel, AllReduce time −62%" in why
