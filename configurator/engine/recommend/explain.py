@@ -100,6 +100,15 @@ def _accumulation(workload: Workload, micro_batch: int) -> Message:
     )  # fmt: skip
 
 
+def _served_layout(item: Recommendation) -> tuple[int, int, int] | None:
+    """Return the replicas the performance model timed the serving on (GPUs each, replicas,
+    sequences in flight each), so the why describes one layout; None when no work was timed."""
+    terms = item.performance.terms if item.performance else {}
+    if "replica_gpus" not in terms:
+        return None
+    return int(terms["replica_gpus"]), int(terms["replicas"]), int(terms["sequences"])
+
+
 def _capacity_line(item: Recommendation, workload: Workload, rules: RuleParams) -> str:
     build = item.build
     total = build.gpu_count * build.nodes
@@ -112,18 +121,21 @@ def _capacity_line(item: Recommendation, workload: Workload, rules: RuleParams) 
     usable = usable_gb(build.gpu.memory_gb, rules.gpu_memory_usable_fraction)
     replicas = item.replicas
     if replicas is not None:
-        per_gpu = replica_gb(workload, replicas.size, replicas.batch, usable)
+        size, count, sequences = _served_layout(item) or (
+            replicas.size, replicas.count, replicas.batch
+        )
+        per_gpu = replica_gb(workload, size, sequences, usable)
         copies = _(
             "%(replicas)s of %(gpus)s",
-            replicas=counted_replicas(replicas.count), gpus=counted_gpus(replicas.size),
+            replicas=counted_replicas(count), gpus=counted_gpus(size),
         )  # fmt: skip
-        if replicas.nodes_per_replica > 1:
+        if size > build.gpu_count:
             copies = _(
                 "%(copies)s spanning %(nodes)s nodes (the weights exceed one)",
-                copies=copies, nodes=replicas.nodes_per_replica,
+                copies=copies, nodes=math.ceil(size / build.gpu_count),
             )  # fmt: skip
-        batch = counted_sequences(replicas.batch)
-        if replicas.count > 1:
+        batch = counted_sequences(sequences)
+        if count > 1:
             batch = _("%(sequences)s each", sequences=batch)
         return _(
             "%(where)s serve the %(job)s job as %(copies)s, %(sequences)s: %(per_gpu)s GB per "
