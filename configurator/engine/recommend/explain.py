@@ -122,7 +122,9 @@ def _capacity_line(item: Recommendation, workload: Workload, rules: RuleParams) 
     replicas = item.replicas
     if replicas is not None:
         size, count, sequences = _served_layout(item) or (
-            replicas.size, replicas.count, replicas.batch
+            replicas.size,
+            replicas.count,
+            replicas.batch,
         )
         per_gpu = replica_gb(workload, size, sequences, usable)
         copies = _(
