@@ -63,6 +63,7 @@ from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import (
     LORA_RANK,
     PRECISION_BYTES,
+    gpus_needed,
     model_shape,
     size_workload,
     usable_gb,
@@ -273,6 +274,20 @@ def _training_peak(gpu: Gpu, precision: str) -> float:
     return gpu.peak_tflops(precision if precision in ("fp8", "fp32") else "bf16") * 1e12
 
 
+def _full_training(workload: Workload) -> bool:
+    """Return whether every weight gets a gradient: training, or a full fine-tune."""
+    return workload.mode == Mode.TRAIN or workload.finetune_method == FinetuneMethod.FULL
+
+
+def _training_flops(workload: Workload) -> float:
+    """Return the FLOPs of the whole run: 8·(P + 2·L·s·h)·T, or 6·(…)·T for LoRA/QLoRA."""
+    shape = model_shape(workload)
+    # Attention scores add 2·L·s·h "parameters" per token (Narayanan et al. 2021, eq. 3).
+    attention = 2 * shape.layers * workload.context_length * shape.hidden_size
+    per_token = 8 if _full_training(workload) else 6
+    return per_token * (workload.model_params_b * 1e9 + attention) * (workload.train_tokens or 0)
+
+
 def _intra_link_gbs(build: Node) -> tuple[float, str]:
     """Return the one-way bandwidth per GPU inside a node, and its name."""
     if build.nvlink and build.gpu.has_nvlink:
@@ -311,12 +326,10 @@ def training(
     gpus = build.gpu_count * build.nodes
     params = workload.model_params_b * 1e9
     tokens = float(workload.train_tokens or 0)
-    full = workload.mode == Mode.TRAIN or workload.finetune_method == FinetuneMethod.FULL
+    full = _full_training(workload)
     per_token = 8 if full else 6
     shape = model_shape(workload)
-    # Attention scores add 2·L·s·h "parameters" per token (Narayanan et al. 2021, eq. 3).
-    attention = 2 * shape.layers * workload.context_length * shape.hidden_size
-    flops = per_token * (params + attention) * tokens
+    flops = _training_flops(workload)
     peak = _training_peak(build.gpu, workload.precision)
     efficiency = mfu(build, rules)
     if peak <= 0 or tokens <= 0:
@@ -727,6 +740,58 @@ def performance(
     if workload.mode == Mode.INFER:
         return inference(build, workload, rules, monthly_price, factor)
     return training(build, workload, rules, monthly_price, factor)
+
+
+def gpu_seconds_floor(gpu: Gpu, workload: Workload, rules: RuleParams) -> float:
+    """Return a lower bound of the GPU-seconds the work takes on any build of this GPU.
+
+    Per run in training, per million output tokens in inference; infinite when the figures are
+    unknown. A build of N GPUs at a monthly price M then costs at least M / N · floor / 3600 /
+    730 (docs/performance.md). Training: the run's FLOPs at the dense peak and the best MFU the
+    GPU's interconnects give, no communication, no loss.
+
+    Inference: a replica of r GPUs serving B sequences, per GPU, serves B · output over
+    r · (prefill + output · decode step). Times r, the prefill and decode terms are those of
+    one GPU with B sequences, and the all-reduces only add, more with every GPU more. More
+    sequences share each step's fixed costs, so a GPU serves more with more of them: at most
+    the users (or `inference_batch_max`), and at most what r GPUs hold beside the weights
+    (r · memory − weights) / KV cache per sequence. So the most a GPU serves, on the best link
+    and MFU it has, is on a replica of between the fewest GPUs that hold the model with one
+    sequence and the fewest that hold every sequence; past 16 sizes, the next size with every
+    sequence bounds the rest.
+    """
+    efficiency = max(mfu(Cluster(gpu, 1, nvlink=True), rules), rules.mfu_pcie)
+    if workload.mode != Mode.INFER:
+        peak = _training_peak(gpu, workload.precision)
+        flops = _training_flops(workload)
+        return flops / (peak * efficiency) if peak > 0 and flops > 0 else math.inf
+    peak = gpu.peak_tflops(workload.precision) * 1e12
+    bandwidth = gpu.memory_bandwidth_gbs * 1e9 * rules.memory_bandwidth_efficiency
+    if peak <= 0 or bandwidth <= 0:
+        return math.inf
+    prompt, output = _lengths(workload)
+    sized = replace(workload, context_length=max(workload.context_length, prompt + output))
+    users = workload.concurrent_users
+    if users is None and workload.target_tokens_per_s is None:
+        users = workload.batch_size
+    most = users if users is not None else rules.inference_batch_max
+    pcie = max(gbs for gen, gbs in {0: 15.75, **PCIE_X16_GBS}.items() if gen <= gpu.pcie_gen)
+    link = max(gpu.nvlink_gbps / 2, pcie) * rules.comm_bandwidth_efficiency
+    memory = usable_gb(gpu.memory_gb, rules.gpu_memory_usable_fraction)
+    one = replace(sized, batch_size=1, gpu_count=None)
+    sizing = size_workload(one, 1).breakdown
+    # `replica_plans` fits at least one sequence; beyond sizing's search, one GPU.
+    gpus = fewest = gpus_needed(one, memory) or 1
+    served = 0.0
+    while True:
+        held = (gpus * memory - sizing["weights"]) / sizing["kv_cache"]
+        sequences = most if gpus >= fewest + 16 else max(1, min(most, math.floor(held)))
+        replica = Replica(gpus, 1, sequences)
+        serving = _serve(replica, sized, gpu, peak, bandwidth, efficiency, 1.0, link)
+        served = max(served, serving.per_replica / gpus)
+        if sequences >= most:
+            return 1e6 / served
+        gpus += 1
 
 
 def has_target(workload: Workload) -> bool:

@@ -1,8 +1,11 @@
 """Time, throughput and cost promises: the formulas of docs/performance.md, term by term."""
 
+import math
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from configurator.engine.build import FinetuneMethod, Mode, Workload
 from configurator.engine.performance import (
@@ -10,6 +13,7 @@ from configurator.engine.performance import (
     LOSSES,
     Cluster,
     Interconnect,
+    gpu_seconds_floor,
     gpus_for_work,
     interconnect,
     loss_factor,
@@ -17,7 +21,18 @@ from configurator.engine.performance import (
     performance,
 )
 from configurator.engine.rules import RuleParams
-from tests.engine.builders import a800_pcie, h100_sxm, l20, node, s1, s2, s3, xeon_gold_6530
+from tests.engine.builders import (
+    a800_pcie,
+    a800_sxm,
+    h100_sxm,
+    l20,
+    node,
+    rtx_4090,
+    s1,
+    s2,
+    s3,
+    xeon_gold_6530,
+)
 
 RULES = RuleParams()
 DAY = 86_400
@@ -257,3 +272,61 @@ def test_a_first_token_target_is_met_with_more_gpus_per_replica():
     assert result.time_to_first_token_s <= 0.6
     assert total > 2
     assert gpus_for_work(replace(work, target_ttft_s=1e-6), h100_sxm(), 2, RULES, 64) is None
+
+
+WORK = st.one_of(
+    st.builds(
+        train,
+        params_b=st.floats(min_value=0.5, max_value=400),
+        tokens=st.sampled_from([1e6, 1e9, 3e11]),
+        mode=st.sampled_from([Mode.TRAIN, Mode.FINETUNE]),
+        finetune_method=st.sampled_from(list(FinetuneMethod)),
+        batch_size=st.integers(min_value=1, max_value=64),
+        precision=st.sampled_from(["bf16", "fp8", "fp32"]),
+    ),
+    st.builds(
+        serve,
+        params_b=st.floats(min_value=0.5, max_value=400),
+        concurrent_users=st.integers(min_value=1, max_value=512),
+        prompt_tokens=st.sampled_from([None, 64, 8000]),
+        output_tokens=st.sampled_from([None, 16, 2048]),
+        target_tokens_per_s=st.sampled_from([None, 1000]),
+        precision=st.sampled_from(["bf16", "fp8", "int8", "int4"]),
+    ),
+    st.builds(  # a throughput target alone: each replica batches what its memory holds
+        serve,
+        params_b=st.floats(min_value=0.5, max_value=400),
+        target_tokens_per_s=st.sampled_from([10, 1000, 1e5]),
+        context_length=st.sampled_from([2048, 32768]),
+    ),
+)
+CLUSTERS = st.builds(
+    Cluster,
+    gpu=st.sampled_from([rtx_4090(), l20(), a800_pcie(), a800_sxm(), h100_sxm()]),
+    gpu_count=st.sampled_from([1, 2, 4, 8, 10]),
+    nodes=st.integers(min_value=1, max_value=16),
+    nvlink=st.booleans(),
+    nics=st.integers(min_value=0, max_value=8),
+    nic_speed_gbps=st.sampled_from([0, 200, 400]),
+    pcie_gen=st.integers(min_value=3, max_value=5),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cluster=CLUSTERS, work=WORK)
+def test_no_build_does_the_work_in_fewer_gpu_seconds_than_the_floor(cluster, work):
+    # The recommender prunes by this floor: a build of N GPUs at a monthly price M costs at
+    # least M / N · floor / 3600 / 730, whatever its nodes, links and replicas.
+    result = performance(cluster, work, RULES, 1.0)
+    floor = gpu_seconds_floor(cluster.gpu, work, RULES)
+    gpus = cluster.gpu_count * cluster.nodes
+    if math.isinf(result.work_cost):
+        return  # the figures are unknown: no build is priced
+    assert result.work_cost >= floor / gpus / 3600 / HOURS_PER_MONTH * (1 - 1e-9)
+
+
+def test_the_floor_is_the_figures_of_one_gpu_with_every_sequence():
+    work = serve(7, concurrent_users=8)
+    one = replace(Cluster.of_gpus(a800_pcie(), 1, RULES), nvlink=True)
+    seconds = performance(one, work, RULES, 1.0).work_cost * 3600 * HOURS_PER_MONTH
+    assert gpu_seconds_floor(a800_pcie(), work, RULES) == pytest.approx(seconds)

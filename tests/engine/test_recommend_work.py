@@ -1,7 +1,22 @@
 """The recommender with an amount of work: the cost of the work ranks, deadlines add nodes."""
 
+import math
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from configurator.engine.build import Mode, Workload
+from configurator.engine.catalog import Catalog
+from configurator.engine.performance import gpus_for_work
 from configurator.engine.recommend import rank_key, recommend
+from configurator.engine.recommend.search import (
+    NODE_STEPS,
+    Search,
+    _most_gpus,
+    complete,
+    fewest_gpus,
+)
 from configurator.engine.rules import RuleParams
 from tests.engine.test_recommend import CATALOG
 
@@ -51,3 +66,101 @@ def test_a_throughput_target_is_met_by_replicas_and_ranked_per_million_tokens():
     costs = [item.performance.cost_per_million_tokens for item in builds]
     assert costs == sorted(costs)
     assert all(item.performance.tokens_per_s >= 5000 for item in builds)
+
+
+# The pruned search against completing every (GPU, platform, CPU) with no bound. Prices are
+# moved ±50 % so that a dearer month is sometimes the cheaper run, and the GPU the cheapest
+# month would pick is not always the cheapest work.
+FACTORS = st.floats(min_value=0.5, max_value=1.5)
+
+
+@st.composite
+def priced_catalogs(draw) -> Catalog:
+    def moved(items):
+        return tuple(
+            replace(item, monthly_price=round(item.monthly_price * draw(FACTORS), 2))
+            for item in items
+        )
+
+    return replace(
+        CATALOG,
+        gpus=moved(CATALOG.gpus),
+        platforms=moved(CATALOG.platforms),
+        cpus=moved(CATALOG.cpus),
+    )
+
+
+@st.composite
+def work_workloads(draw, *, targets: bool = False) -> Workload:
+    mode = draw(st.sampled_from(list(Mode)))
+    workload = Workload(
+        model_params_b=draw(st.floats(min_value=0.5, max_value=200)),
+        mode=mode,
+        batch_size=draw(st.integers(min_value=1, max_value=64)),
+        context_length=draw(st.sampled_from([512, 2048, 8192])),
+        precision=draw(st.sampled_from(["bf16", "fp8", "int8", "int4"])),
+    )
+    if mode is Mode.INFER:
+        return replace(
+            workload,
+            concurrent_users=draw(st.integers(min_value=1, max_value=256)),
+            prompt_tokens=draw(st.sampled_from([None, 128, 4096])),
+            output_tokens=draw(st.sampled_from([None, 64, 1024])),
+            target_tokens_per_s=draw(st.sampled_from([None, 500, 5000])) if targets else None,
+        )
+    return replace(
+        workload,
+        train_tokens=draw(st.sampled_from([1e8, 1e10, 3e11])),
+        deadline_days=draw(st.sampled_from([None, 3, 30])) if targets else None,
+    )
+
+
+def _exhaustive_work(workload: Workload, catalog: Catalog) -> dict[str, tuple]:
+    """Complete every (GPU, platform, CPU) with no bound, as the search counts its GPUs: the
+    fewest that do the work in time, a node more while its accepted builds all miss."""
+    search = Search(workload, catalog, RULES, limit=100, max_nodes=RULES.recommend_max_nodes)
+    max_gpus = max(_most_gpus(search, g, p) for g in catalog.gpus for p in catalog.platforms)
+    best: dict[str, tuple] = {}
+    for gpu in catalog.gpus:
+        fewest = fewest_gpus(workload, gpu, search.usable(gpu), max_gpus)
+        if fewest is not None:
+            fewest = gpus_for_work(workload, gpu, fewest, RULES, max_gpus)
+        for _ in range(NODE_STEPS + 1):
+            if fewest is None or fewest > max_gpus:
+                break
+            search.needed[gpu.slug] = fewest
+            for platform in catalog.platforms:
+                plan = search.plan(gpu, platform) if platform.takes_gpu(gpu) else None
+                for cpu in catalog.cpus if plan else ():
+                    if cpu.socket != platform.cpu_socket or cpu.max_sockets < platform.sockets:
+                        continue
+                    item = complete(search, gpu, platform, cpu, plan, math.inf)
+                    if item is not None and (
+                        gpu.slug not in best or rank_key(item) < best[gpu.slug]
+                    ):
+                        best[gpu.slug] = rank_key(item)
+            if gpu.slug in best or gpu.slug not in search.missed:
+                break
+            search.missed.discard(gpu.slug)
+            fewest += 8
+    return {gpu: key[:2] for gpu, key in best.items()}
+
+
+@settings(max_examples=60, deadline=None)
+@given(workload=work_workloads(), catalog=priced_catalogs())
+def test_pruned_work_search_finds_the_exhaustive_best_of_every_gpu(workload, catalog):
+    found = recommend(workload, catalog, RULES, limit=len(catalog.gpus))
+    pruned = {item.build.gpu.slug: rank_key(item)[:2] for item in found.builds}
+    assert pruned == _exhaustive_work(workload, catalog)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    workload=work_workloads(targets=True),
+    catalog=priced_catalogs(),
+    limit=st.integers(min_value=1, max_value=3),
+)
+def test_pruned_work_search_finds_the_exhaustive_top_limit(workload, catalog, limit):
+    found = recommend(workload, catalog, RULES, limit=limit)
+    exhaustive = sorted(_exhaustive_work(workload, catalog).values())[:limit]
+    assert [rank_key(item)[:2] for item in found.builds] == exhaustive

@@ -4,6 +4,11 @@ The search is not the cartesian product: GPUs are visited cheapest first, platfo
 in price order, and a branch stops as soon as a lower bound of its price exceeds the best build
 already found for that GPU or the `limit`-th best overall. The guide's recipes (scenarios) are
 completed first, so they seed the bounds and are named in the answer.
+
+When the cost of the work ranks, the same bounds hold in that cost: a build's work costs its
+price times its figures at a price of 1, so the cost to beat divided by those figures is the
+price a build must stay under. Every bound is a lower bound of what a branch can cost, so the
+pruned search returns what completing every branch would.
 """
 
 from __future__ import annotations
@@ -21,7 +26,14 @@ from configurator.engine.evaluate import Verdict, evaluate
 from configurator.engine.fabric import nic_requirement
 from configurator.engine.findings import Status
 from configurator.engine.memory import memory_requirement
-from configurator.engine.performance import Cluster, Performance, gpus_for_work, performance
+from configurator.engine.performance import (
+    HOURS_PER_MONTH,
+    Cluster,
+    Performance,
+    gpu_seconds_floor,
+    gpus_for_work,
+    performance,
+)
 from configurator.engine.power import power_budget
 from configurator.engine.recommend.explain import Rejection, explain, no_build_reason
 from configurator.engine.recommend.layouts import (
@@ -83,55 +95,117 @@ class Search:
     deployments: dict[tuple, Deployment | None] = field(default_factory=dict)
     replicas: dict[tuple[float, int], int | None] = field(default_factory=dict)
     missed: set[str] = field(default_factory=set)  # GPU slugs whose builds missed the target
-    work: dict[tuple, Performance | None] = field(default_factory=dict)  # at a price of 1
-    node_floor: float = 0.0  # the cheapest platform with its cheapest CPUs: what a node adds
-    node_gpus_max: int = 8  # the most GPU slots of any platform
+    # GPU slugs some of whose builds the `limit` pruned before they were evaluated.
+    priced_out: set[str] = field(default_factory=set)
+    work: dict[tuple, Performance] = field(default_factory=dict)  # at a price of 1
+    seconds: dict[tuple, float] = field(default_factory=dict)  # `gpu_seconds_floor` by figures
+    # Per platform: the least a node of it adds to its GPUs (its cheapest CPUs, two PSUs), and
+    # its GPU slots.
+    node_costs: tuple[tuple[Platform, float, int], ...] = ()
     ram_per_gb: float = 0.0  # the cheapest ECC RDIMM's monthly price per GB
+    psu_floor: float = 0.0  # two of the cheapest PSU: every node keeps a spare
 
-    def work_for(self, build: Build, price: float) -> Performance | None:
-        """Return the build's performance at its price; memoised on what the figures read."""
-        key = (build.gpu.slug, build.gpu_count, build.nodes, build.nvlink, build.nics,
-               build.nic_speed_gbps, build.pcie_gen)  # fmt: skip
+    def unit(self, gpu: Gpu, platform: Platform, plan: Layout, pcie_gen: int) -> Performance:
+        """Return the work's figures on this layout at a monthly price of 1 (memoised).
+
+        They read what a `Cluster` holds: the GPU, its count per node, the nodes, NVLink, the
+        NICs and the PCIe generation the GPUs link at (the lower of the CPU's and the board's),
+        the last only without NVLink and up to the GPU's own generation.
+        """
+        nvlink = gpu.has_nvlink and platform.nvlink != "none"
+        speed = plan.nic.speed_gbps if plan.nic else 0
+        link = 0 if nvlink else min(pcie_gen, gpu.pcie_gen)
+        key = (gpu.slug, plan.per_node, plan.nodes, nvlink, plan.nics, speed, link)
         if key not in self.work:
-            self.work[key] = performance(build, self.workload, self.rules, 1.0)
-        unit = self.work[key]
-        return unit.priced(price) if unit else None
+            cluster = Cluster(gpu, plan.per_node, plan.nodes, nvlink, plan.nics, speed, pcie_gen)
+            self.work[key] = performance(cluster, self.workload, self.rules, 1.0)
+        return self.work[key]
 
     def work_floor(self, gpu: Gpu) -> float:
-        """Return a lower bound of what the work costs on this GPU: its GPUs alone, on the best
-        interconnect the GPU has (`Cluster.of_gpus`). Memoised on the figures it reads."""
-        # No build has fewer GPUs than the smallest node a platform deploys them in (SXM
-        # modules come in whole boards).
-        smallest = min(
+        """Return a lower bound of what the work costs on any build of this GPU, of any size.
+
+        Each of a build's N GPUs rents at least the GPU, the RAM the rules ask for beside it at
+        the cheapest ECC RDIMM per GB, and its share of a node: the platform with its cheapest
+        CPUs and two PSUs, over the platform's GPU slots. The work takes at least
+        `gpu_seconds_floor` ÷ N seconds of the build, so N cancels: the bound holds for every
+        count, the counts a deadline grows to included.
+        """
+        return self._work_cost(gpu)
+
+    def work_guess(self, gpu: Gpu) -> float:
+        """Return what the work may cost on this GPU, to visit the likely best GPUs first.
+
+        As `work_floor`, but its fewest GPUs rent whole nodes. Not a bound: it orders only.
+        """
+        return self._work_cost(gpu, self.needed[gpu.slug])
+
+    def _work_cost(self, gpu: Gpu, gpus: int | None = None) -> float:
+        """Return the GPU-seconds floor's cost with each GPU's share of a node: a GPU slot's,
+        or with `gpus` its share of the whole nodes they fill."""
+        key = (gpu.bf16_tflops, gpu.fp8_tflops, gpu.int8_tops, gpu.memory_bandwidth_gbs,
+               gpu.memory_gb, gpu.nvlink_gbps, gpu.pcie_gen, gpu.form_factor)  # fmt: skip
+        if key not in self.seconds:
+            self.seconds[key] = gpu_seconds_floor(gpu, self.workload, self.rules)
+        node = min(
             (
-                sizes[0]
-                for platform in self.catalog.platforms
+                cost / slots if gpus is None else cost * math.ceil(gpus / slots) / gpus
+                for platform, cost, slots in self.node_costs
                 if platform.takes_gpu(gpu)
-                and (sizes := platform_node_sizes(gpu, platform, self.rules))
             ),
-            default=1,
+            default=math.inf,
         )
-        gpus = max(self.needed[gpu.slug], smallest)
-        key = ("floor", gpu.bf16_tflops, gpu.fp8_tflops, gpu.int8_tops, gpu.memory_bandwidth_gbs,
-               gpu.memory_gb, gpu.nvlink_gbps, gpu.form_factor, gpu.pcie_gen, gpus)  # fmt: skip
-        if key not in self.work:
-            cluster = Cluster.of_gpus(gpu, gpus, self.rules)
-            self.work[key] = performance(cluster, self.workload, self.rules, 1.0)
-        unit = self.work[key]
-        if unit is None:
-            return 0.0
-        nodes = math.ceil(gpus / max(self.node_gpus_max, 1))
-        # What any build of them also rents: per node a platform, its CPUs and two PSUs (a
-        # spare is required); the RAM the rules ask for, at the cheapest ECC RDIMM per GB.
-        ram = self.rules.memory_vram_ratio_min * gpus * gpu.memory_gb * self.ram_per_gb
-        price = gpus * gpu.monthly_price + nodes * self.node_floor + ram
-        return unit.work_cost * price
+        if math.isinf(self.seconds[key]) or math.isinf(node):
+            return math.inf
+        ram = memory_requirement(1, gpu.memory_gb, self.rules).required_gb * self.ram_per_gb
+        per_gpu = gpu.monthly_price + ram + node
+        return per_gpu * self.seconds[key] / 3600 / HOURS_PER_MONTH
 
     def work_limit(self) -> float:
         """Return the cost of the work a build must beat to enter the top `limit`."""
         if len(self.found) < self.limit:
             return math.inf
         return heapq.nsmallest(self.limit, self.found.values(), rank_key)[-1].performance.work_cost
+
+    def cannot_enter(self, gpu: Gpu) -> bool:
+        """Return whether no build of this GPU, of any size, can enter the top `limit`."""
+        limit = self.work_limit()
+        return limit < math.inf and self.work_floor(gpu) >= limit
+
+    def price_floor(self, gpu: Gpu, plan: Layout, base: float) -> float:
+        """Return the least a build of this layout rents: `base` (platform, GPUs, CPUs and
+        NICs), plus per node the RAM the rules ask for at the cheapest ECC RDIMM per GB and
+        two PSUs."""
+        ram = memory_requirement(plan.per_node, gpu.memory_gb, self.rules).required_gb
+        return base + plan.nodes * (ram * self.ram_per_gb + self.psu_floor)
+
+    def work_beat(self, gpu: Gpu, limited: bool) -> float:
+        """Return the cost of the work a build of this GPU must beat: its best build's, and
+        the `limit`-th best's when `limited` or it has a build (so it grows no more)."""
+        own = self.found.get(gpu.slug)
+        beat = own.performance.work_cost if own else math.inf
+        return min(beat, self.work_limit()) if own or limited else beat
+
+    def work_prices(
+        self, gpu: Gpu, platform: Platform, plan: Layout, gens: set[int], beat: float
+    ) -> tuple[float, dict[int, float]]:
+        """Return the monthly prices builds of this layout must stay under to beat `beat`.
+
+        The CPU changes a build's figures only through its PCIe generation, so per generation
+        the price to stay under is `beat` divided by the figures at a price of 1; and past the
+        highest of them no CPU matters (the first value). A build that misses the target is
+        never an answer: skipped once this GPU has one, else completed without a bound, since
+        such a build makes the GPU grow (`_more_nodes_for_work`).
+        """
+        own = gpu.slug in self.found
+        prices, stop = {}, 0.0
+        for gen in gens:
+            unit = self.unit(gpu, platform, plan, gen)
+            if unit.meets_target:
+                prices[gen] = beat / unit.work_cost if unit.work_cost > 0 else math.inf
+            else:
+                prices[gen] = 0.0 if own else math.inf
+            stop = max(stop, prices[gen])
+        return stop, prices
 
     @property
     def by_work(self) -> bool:
@@ -222,21 +296,15 @@ class Search:
         """Return the price a build of this GPU, in this tier, must beat to matter.
 
         A build ranks after every build of a lower tier (`rank_key`): against one of those
-        it can never win (bound −∞), against a higher tier it always does (+∞).
+        it can never win (bound −∞), against a higher tier it always does (+∞). Ranked by the
+        cost of the work, `work_prices` bounds instead.
         """
         own = self.found.get(gpu.slug)
-        if own and self.by_work:
-            # The same GPUs do the same work about as fast on any platform of their class:
-            # a dearer month of them is a dearer run.
-            return own.monthly_price
         return min(_beat(own, tier) if own else math.inf, self.limit_bound(tier))
 
     def limit_bound(self, tier: int = 0) -> float:
-        """Return the price a build in this tier must beat to enter the top `limit`.
-
-        Ranked by the cost of work, a dearer month can still be the cheaper run: no bound.
-        """
-        if len(self.found) < self.limit or self.by_work:
+        """Return the price a build in this tier must beat to enter the top `limit`."""
+        if len(self.found) < self.limit:
             return math.inf
         return _beat(heapq.nsmallest(self.limit, self.found.values(), rank_key)[-1], tier)
 
@@ -348,7 +416,7 @@ def complete(
         return None
     work = None
     if search.by_work:
-        work = search.work_for(build, round(price, 2))
+        work = search.unit(gpu, platform, plan, build.pcie_gen).priced(round(price, 2))
         if not work.meets_target:
             search.rejections[Rejection.WORK] += 1
             search.missed.add(gpu.slug)
@@ -416,13 +484,22 @@ def fewest_gpus(workload: Workload, gpu: Gpu, usable: float, max_gpus: int) -> i
     return fewest if fewest <= max_gpus else None
 
 
-def _search_gpu(search: Search, gpu: Gpu, fewest: int, platforms, cpus_by_socket) -> None:
+def _search_gpu(
+    search: Search, gpu: Gpu, fewest: int, platforms, cpus_by_socket, *, limited: bool = True
+) -> None:
+    """Find the GPU's best build at this count; `limited`: pruned by the `limit`-th best too."""
+    by_work = search.by_work
+    if by_work:
+        beat = search.work_beat(gpu, limited)
+        if beat < math.inf and gpu.slug not in search.found:
+            search.priced_out.add(gpu.slug)  # builds of it may go unevaluated
     for platform in platforms:
         if not platform.takes_gpu(gpu):
             continue
         # Platforms come cheapest first: once even the GPUs and this platform cost more than
-        # the loosest bound (a build of the first tier), every later platform does too.
-        if fewest * gpu.monthly_price + platform.monthly_price >= search.bound(gpu):
+        # the loosest bound (a build of the first tier), every later platform does too. Ranked
+        # by the work, a dearer platform may do it sooner: its CPUs' bounds below decide.
+        if not by_work and fewest * gpu.monthly_price + platform.monthly_price >= search.bound(gpu):
             break
         plan = search.plan(gpu, platform)
         if plan is None:
@@ -433,22 +510,38 @@ def _search_gpu(search: Search, gpu: Gpu, fewest: int, platforms, cpus_by_socket
         if alike in search.rejected:
             continue
         rank = tier(search.workload, platform, plan)
-        for cpu in cpus_by_socket.get(platform.cpu_socket, ()):
+        cpus = cpus_by_socket.get(platform.cpu_socket, ())
+        if by_work:
+            fit = (cpu for cpu in cpus if cpu.max_sockets >= platform.sockets)
+            gens = {min(cpu.pcie_gen, platform.pcie_gen) for cpu in fit}
+            stop, prices = search.work_prices(gpu, platform, plan, gens, beat)
+        for cpu in cpus:
             if cpu.max_sockets < platform.sockets:
                 continue
-            bound = search.bound(gpu, rank)
             base = plan.nodes * (
                 platform.monthly_price
                 + plan.per_node * gpu.monthly_price
                 + platform.sockets * cpu.monthly_price
                 + (plan.nics * plan.nic.monthly_price if plan.nic else 0.0)
             )
-            if base >= bound:
-                break  # CPUs come cheapest first
+            if by_work:
+                floor = search.price_floor(gpu, plan, base)
+                bound = prices[min(cpu.pcie_gen, platform.pcie_gen)]
+                if floor >= stop:
+                    break  # CPUs come cheapest first
+                if floor >= bound:
+                    continue  # a CPU of another PCIe generation may still do
+            else:
+                bound = search.bound(gpu, rank)
+                if base >= bound:
+                    break  # CPUs come cheapest first
             explored = search.explored
             candidate = complete(search, gpu, platform, cpu, plan, bound)
             if candidate is not None:
                 search.consider(candidate)
+                if by_work:
+                    beat = search.work_beat(gpu, limited)
+                    stop, prices = search.work_prices(gpu, platform, plan, gens, beat)
             elif search.explored > explored and not search.cpu_may_help:
                 # Evaluated and rejected. The CPU-side checks passed before evaluation and the
                 # memory and PSUs were sized to the rules, so what failed is this GPU on this
@@ -505,8 +598,15 @@ def _more_nodes_for_work(search: Search, gpu: Gpu, max_gpus: int, platforms, cpu
     """
     step = 8
     for _ in range(NODE_STEPS):
-        if gpu.slug in search.found or gpu.slug not in search.missed:
+        if gpu.slug in search.found or gpu.slug not in search.missed or search.cannot_enter(gpu):
             return
+        if gpu.slug in search.priced_out:
+            # The `limit` pruned builds of this count unevaluated; one of them accepted would
+            # stop the growth, so the count is searched again without it.
+            search.priced_out.discard(gpu.slug)
+            _search_gpu(search, gpu, search.needed[gpu.slug], platforms, cpus, limited=False)
+            if gpu.slug in search.found:
+                return
         search.missed.discard(gpu.slug)
         grown = search.needed[gpu.slug] + step
         if grown > max_gpus:
@@ -548,30 +648,27 @@ def recommend(
     cpus_by_socket: dict[str, list[Cpu]] = {}
     for cpu in sorted(catalog.cpus, key=lambda c: c.monthly_price):
         cpus_by_socket.setdefault(cpu.socket, []).append(cpu)
-    search.node_floor = min(
-        (
-            p.monthly_price + p.sockets * cpus_by_socket[p.cpu_socket][0].monthly_price
-            for p in platforms
-            if p.cpu_socket in cpus_by_socket
-        ),
-        default=0.0,
+    search.psu_floor = 2 * min((psu.monthly_price for psu in catalog.psus), default=0.0)
+    search.node_costs = tuple(
+        (p, p.monthly_price + p.sockets * cpus[0].monthly_price + search.psu_floor, slots)
+        for p in platforms
+        if (cpus := cpus_by_socket.get(p.cpu_socket)) and (slots := sum(p.gpu_slots))
     )
-    search.node_gpus_max = max((sum(p.gpu_slots) for p in platforms), default=8)
-    search.node_floor += 2 * min((psu.monthly_price for psu in catalog.psus), default=0.0)
     search.ram_per_gb = min(
         (m.monthly_price / m.capacity_gb for m in catalog.memory if m.ecc and m.registered),
         default=0.0,
     )
     needed = search.needed
-    # GPUs come cheapest first: by their GPUs' monthly price, or by what the work costs on
-    # their GPUs alone when the work ranks.
-    floor = search.work_floor if search.by_work else lambda g: needed[g.slug] * g.monthly_price
-    for gpu in sorted((g for g in gpus if g.slug in needed), key=floor):
-        if needed[gpu.slug] * gpu.monthly_price >= search.limit_bound():
+    # GPUs come cheapest first: by their GPUs' monthly price, or by a guess of what the work
+    # costs on them when the work ranks (each then bounded by its own floor).
+    first = search.work_guess if search.by_work else lambda g: needed[g.slug] * g.monthly_price
+    for gpu in sorted((g for g in gpus if g.slug in needed), key=first):
+        if search.by_work:
+            if search.cannot_enter(gpu):
+                continue
+        elif needed[gpu.slug] * gpu.monthly_price >= search.limit_bound():
             break  # no later GPU can enter the top `limit`
-        if search.by_work and search.work_floor(gpu) >= search.work_limit():
-            break  # even its GPUs alone, on their best interconnect, cost more work
-        if needed[gpu.slug] * gpu.monthly_price >= search.bound(gpu):
+        elif needed[gpu.slug] * gpu.monthly_price >= search.bound(gpu):
             continue
         _search_gpu(search, gpu, needed[gpu.slug], platforms, cpus_by_socket)
         _more_nodes_for_work(search, gpu, max_gpus, platforms, cpus_by_socket)
