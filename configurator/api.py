@@ -14,6 +14,7 @@ from ninja.security import django_auth
 
 from configurator import selectors, services
 from configurator.api_errors import capped, parse_document, validation_errors
+from configurator.api_json import json_answer
 from configurator.engine.rules import RuleParams
 from configurator.fleet.api import router as fleet_router
 from configurator.fleet.services import ruleset_change_preview
@@ -99,7 +100,7 @@ def evaluate(request: HttpRequest, payload: EvaluateIn):
     """Check one build against the baseline: every check, the balance score and the verdict."""
     # The engine's answer already has the documented shape (tests/api hold it to the schema);
     # answering it directly skips a second validation of our own output.
-    return JsonResponse(services.build_evaluate(payload))
+    return json_answer(services.build_evaluate(payload))
 
 
 @api.post("/sizing", response={200: SizingOut, 400: ErrorsOut}, tags=["workloads"])
@@ -111,7 +112,7 @@ def sizing(request: HttpRequest, payload: WorkloadRequestIn):
 @api.post("/recommend", response={200: RecommendOut, 400: ErrorsOut}, tags=["workloads"])
 def recommend(request: HttpRequest, payload: RecommendIn):
     """Recommend the cheapest builds the rules accept for a workload, with BOM and reasons."""
-    return JsonResponse(services.build_recommend(payload))
+    return json_answer(services.build_recommend(payload))
 
 
 @api.get("/rules", response={200: RulesOut, 400: ErrorsOut}, tags=["rules"])
