@@ -13,6 +13,7 @@ only build messages (xgettext knows both names, so `makemessages` collects the i
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import reduce
 
 Gettext = Callable[[str], str]
 Ngettext = Callable[[str, str, int], str]
@@ -122,21 +123,16 @@ def join(parts: Iterable[str], separator: str = "; ") -> Message:
 
 def sentences(parts: Iterable[str]) -> str:
     """Join whole sentences into one text: a space between them in English, none in Chinese."""
-    parts = list(parts)
-    text = parts[0]
-    for sentence in parts[1:]:
+    return reduce(
         # Translators: one sentence after another; Chinese puts no space between them.
-        text = _("%(text)s %(sentence)s", text=text, sentence=sentence)
-    return text
+        lambda text, sentence: _("%(text)s %(sentence)s", text=text, sentence=sentence),
+        parts,
+    )
 
 
 def alternatives(parts: Iterable[str]) -> str:
     """Join alternatives: `Ampere or Hopper`, `A or B or C`."""
-    parts = list(parts)
-    text = parts[0]
-    for part in parts[1:]:
-        text = _("%(first)s or %(last)s", first=text, last=part)
-    return text
+    return reduce(lambda first, last: _("%(first)s or %(last)s", first=first, last=last), parts)
 
 
 # Counted nouns the engine's texts share: one catalogue entry each.
