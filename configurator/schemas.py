@@ -35,7 +35,10 @@ BomLine = Annotated[dict[Key, Scalar], Field(max_length=MAX_BOM_LINE_KEYS)]
 
 
 class StrictSchema(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
+    # A plain pydantic model (ninja accepts one as a body): ninja's `Schema` would wrap every
+    # nested object in an ORM getter. `from_attributes` keeps pydantic's wording for a body that
+    # is not an object ("a valid dictionary or object"), without naming our classes.
+    model_config = ConfigDict(strict=True, extra="forbid", from_attributes=True)
 
 
 class BuildIn(StrictSchema):

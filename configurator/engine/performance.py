@@ -579,6 +579,13 @@ def _serve(
     )
 
 
+def served_workload(workload: Workload) -> Workload:
+    """Return the workload as serving is sized and timed: each sequence's context holds its
+    prompt and output (the defaults of docs/performance.md for those not given)."""
+    prompt, output = _lengths(workload)
+    return replace(workload, context_length=max(workload.context_length, prompt + output))
+
+
 def inference(
     build: Node,
     workload: Workload,
@@ -596,7 +603,7 @@ def inference(
     peak = gpu.peak_tflops(workload.precision) * 1e12
     bandwidth = gpu.memory_bandwidth_gbs * 1e9 * rules.memory_bandwidth_efficiency
     prompt, output = _lengths(workload)
-    sized = replace(workload, context_length=max(workload.context_length, prompt + output))
+    sized = served_workload(workload)
     plans = replica_plans(build, sized, rules) if peak > 0 and bandwidth > 0 else []
     if not plans:
         return _unknown(workload, monthly_price, gpu)
@@ -769,8 +776,7 @@ def gpu_seconds_floor(gpu: Gpu, workload: Workload, rules: RuleParams) -> float:
     bandwidth = gpu.memory_bandwidth_gbs * 1e9 * rules.memory_bandwidth_efficiency
     if peak <= 0 or bandwidth <= 0:
         return math.inf
-    prompt, output = _lengths(workload)
-    sized = replace(workload, context_length=max(workload.context_length, prompt + output))
+    sized = served_workload(workload)
     users = workload.concurrent_users
     if users is None and workload.target_tokens_per_s is None:
         users = workload.batch_size

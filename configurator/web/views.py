@@ -80,7 +80,7 @@ def _configurator(request: HttpRequest, query: QueryDict) -> tuple[dict, service
 
 
 @require_GET
-@vary_on_headers("HX-Request")
+@vary_on_headers("HX-Request", "Cookie")  # the language may come from its cookie
 def configure(request: HttpRequest) -> HttpResponse:
     """The configurator; the query string is the build (api.md "Web pages")."""
     key = fragments.results_key(request) if request.htmx else ""

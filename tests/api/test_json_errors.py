@@ -1,5 +1,7 @@
 """Every /api/ answer is JSON, errors included; a database fault is a 503 within the timeout."""
 
+import re
+
 import pytest
 from django.db import OperationalError
 
@@ -103,3 +105,16 @@ def test_readiness_probe_is_503_when_the_database_fails(client, monkeypatch):
 def test_liveness_probe_does_not_touch_the_database(client, django_assert_num_queries):
     with django_assert_num_queries(0):
         assert client.get("/healthz").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("url", "body"),
+    [("/api/v1/evaluate", {"build": None}), ("/api/v1/sizing", {"workload": 3}),
+     ("/api/v1/recommend", {"workload": []})],
+)  # fmt: skip
+def test_a_part_that_is_not_an_object_is_named_without_internal_class_names(client, url, body):
+    response = client.post(url, body, content_type="application/json")
+    assert response.status_code == 400
+    messages = " ".join(m for found in response.json()["errors"].values() for m in found)
+    assert "Input should be a valid dictionary or object" in messages
+    assert not re.search(r"\b\w+In\b", messages), messages

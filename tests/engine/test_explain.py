@@ -33,3 +33,19 @@ def test_the_served_layout_is_the_one_the_capacity_is_sized_on(workload):
         assert timed.groups() == sized.groups(), item.why
         replicas, gpus, _ = map(int, timed.groups())
         assert replicas * gpus == item.build.gpu_count * item.build.nodes
+
+
+PER_GPU = re.compile(r"sequences? each: ([\d.]+) GB per GPU of ([\d.]+) GB usable")
+
+
+def test_the_memory_stated_is_that_of_the_contexts_the_model_timed():
+    """Serving is timed on contexts that hold prompt and output (1,024 + 256 by default), so a
+    shorter context given is sized as that too, never as the shorter one."""
+    short = recommend(Workload(70, Mode.INFER, context_length=512, target_tokens_per_s=3000),
+                      CATALOG, RULES).builds  # fmt: skip
+    served = recommend(Workload(70, Mode.INFER, context_length=1280, target_tokens_per_s=3000),
+                       CATALOG, RULES).builds  # fmt: skip
+    assert short and [item.why for item in short] == [item.why for item in served]
+    for item in short:
+        need, usable = map(float, PER_GPU.search(item.why).groups())
+        assert need <= usable

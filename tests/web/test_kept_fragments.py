@@ -85,3 +85,18 @@ def test_the_results_fragment_carries_no_session_or_form_token(client):
         assert target in fragment
     assert 'id="quote-build" value="cpu=xeon-e5-2680-v4' in fragment
     assert "memory_gb=512" in fragment.split('id="quote-build"')[1].split(">")[0]
+
+
+def test_a_repeated_field_is_read_as_the_view_reads_it_the_last_value(client):
+    """`memory_gb=512&memory_gb=1024` and the reverse are two builds: never one kept fragment."""
+    base = results_change(client).replace("memory_gb=512", "memory_gb=512&memory_gb=1024")
+    first, _ = page(client, base, HTTP_HX_REQUEST="true")
+    swapped = base.replace("memory_gb=512&memory_gb=1024", "memory_gb=1024&memory_gb=512")
+    second, _ = page(client, swapped, HTTP_HX_REQUEST="true")
+    assert "memory_gb=1024" in first["HX-Push-Url"]
+    assert "memory_gb=512" in second["HX-Push-Url"]
+
+
+def test_the_results_answer_varies_on_the_language_cookie(client):
+    response, _ = page(client, results_change(client), HTTP_HX_REQUEST="true")
+    assert "Cookie" in response["Vary"] and "HX-Request" in response["Vary"]

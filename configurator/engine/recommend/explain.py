@@ -28,7 +28,12 @@ from configurator.engine.messages import (
     ngettext,
     sentences,
 )
-from configurator.engine.performance import Cluster, performance, served_note
+from configurator.engine.performance import (
+    Cluster,
+    performance,
+    served_note,
+    served_workload,
+)
 from configurator.engine.power import power_budget
 from configurator.engine.recommend.results import Recommendation
 from configurator.engine.registry import REGISTRY, CheckKind
@@ -121,19 +126,23 @@ def _capacity_line(item: Recommendation, workload: Workload, rules: RuleParams) 
     usable = usable_gb(build.gpu.memory_gb, rules.gpu_memory_usable_fraction)
     replicas = item.replicas
     if replicas is not None:
-        size, count, sequences = _served_layout(item) or (
-            replicas.size,
-            replicas.count,
-            replicas.batch,
-        )
-        per_gpu = replica_gb(workload, size, sequences, usable)
+        served = _served_layout(item)
+        size, count, sequences = served or (replicas.size, replicas.count, replicas.batch)
+        # A timed layout is sized as the model timed it: contexts that hold prompt and output.
+        sized = served_workload(workload) if served else workload
+        per_gpu = replica_gb(sized, size, sequences, usable)
         copies = _(
             "%(replicas)s of %(gpus)s",
             replicas=counted_replicas(count), gpus=counted_gpus(size),
         )  # fmt: skip
-        if size > build.gpu_count:
+        if not served and replicas.nodes_per_replica > 1:
             copies = _(
                 "%(copies)s spanning %(nodes)s nodes (the weights exceed one)",
+                copies=copies, nodes=replicas.nodes_per_replica,
+            )  # fmt: skip
+        elif size > build.gpu_count:  # the timed layout: weights and KV cache together
+            copies = _(
+                "%(copies)s spanning %(nodes)s nodes (one node does not hold a replica)",
                 copies=copies, nodes=math.ceil(size / build.gpu_count),
             )  # fmt: skip
         batch = counted_sequences(sequences)
