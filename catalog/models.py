@@ -128,6 +128,18 @@ class GpuArchitecture(models.TextChoices):
     HOPPER = "hopper", _("Hopper")
 
 
+def throughput_field(label: str, help_text: str) -> models.DecimalField:
+    """Return a datasheet tensor throughput (TFLOPS or TOPS, dense): 0 or more, 0 not known."""
+    return models.DecimalField(
+        label,
+        max_digits=7,
+        decimal_places=2,
+        default=0,
+        validators=[MinValueValidator(Decimal(0))],
+        help_text=help_text,
+    )
+
+
 class Gpu(CatalogItem):
     memory_gb = models.PositiveSmallIntegerField(_("memory GB"))
     memory_type = models.CharField(_("memory type"), max_length=20)
@@ -147,29 +159,16 @@ class Gpu(CatalogItem):
     )
     # Dense tensor throughput as the datasheet states it, without structured sparsity; 0 means
     # the GPU has no such format (FP8 before Hopper and Ada) or the figure is not known.
-    bf16_tflops = models.DecimalField(
+    bf16_tflops = throughput_field(
         _("BF16/FP16 tensor TFLOPS (dense)"),
-        max_digits=7,
-        decimal_places=2,
-        default=0,
-        validators=[MinValueValidator(Decimal(0))],
-        help_text=_("Dense, without sparsity, FP32 accumulate; 0: not known."),
+        _("Dense, without sparsity, FP32 accumulate; 0: not known."),
     )
-    fp8_tflops = models.DecimalField(
+    fp8_tflops = throughput_field(
         _("FP8 tensor TFLOPS (dense)"),
-        max_digits=7,
-        decimal_places=2,
-        default=0,
-        validators=[MinValueValidator(Decimal(0))],
-        help_text=_("Dense, without sparsity; 0: the GPU has no FP8 tensor cores."),
+        _("Dense, without sparsity; 0: the GPU has no FP8 tensor cores."),
     )
-    int8_tops = models.DecimalField(
-        _("INT8 tensor TOPS (dense)"),
-        max_digits=7,
-        decimal_places=2,
-        default=0,
-        validators=[MinValueValidator(Decimal(0))],
-        help_text=_("Dense, without sparsity; 0: not known."),
+    int8_tops = throughput_field(
+        _("INT8 tensor TOPS (dense)"), _("Dense, without sparsity; 0: not known.")
     )
     memory_bandwidth_gbs = models.PositiveIntegerField(
         _("memory bandwidth GB/s"), default=0, help_text=_("0: not known.")

@@ -167,9 +167,10 @@ def _rules_at(token: str, catalog_token: str) -> RulesSnapshot:
 Snapshots = tuple[CatalogSnapshot, RulesSnapshot]
 
 
-def snapshots() -> Snapshots:
-    """Return the current catalog and rules, from the process cache while they are unchanged."""
-    tokens = revision_tokens()
+def snapshots(tokens: dict[str, str] | None = None) -> Snapshots:
+    """Return the current catalog and rules, from the process cache while they are unchanged;
+    `tokens`, when the request has read the revision tokens already (`revision_tokens`)."""
+    tokens = tokens if tokens is not None else revision_tokens()
     catalog_token = tokens.get(CATALOG, "")
     return _catalog_at(catalog_token), _rules_at(tokens.get(RULES, ""), catalog_token)
 

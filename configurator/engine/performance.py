@@ -180,6 +180,7 @@ class Performance:
     meets_target: bool = True
     meets_ttft_target: bool | None = None  # None without a time-to-first-token target
     assumptions: tuple[Message, ...] = ()
+    served: Replica | None = None  # inference: the replicas the figures were timed on
     terms: dict[str, float] = field(default_factory=dict)  # the formula's terms, for docs/tests
 
     def priced(self, monthly_price: float) -> Performance:
@@ -676,6 +677,7 @@ def inference(
         meets_target=meets,
         meets_ttft_target=meets_ttft,
         assumptions=tuple(assumptions),
+        served=plan,
         terms={
             "replica_gpus": plan.gpus,
             "replicas": plan.count,

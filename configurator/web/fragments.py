@@ -18,19 +18,18 @@ from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import get_language
 
-from configurator.revisions import revision_tokens
-
 CACHE_ALIAS = "fragments"
 # The htmx headers that make a results-only answer swap `#results` (kept with its body).
 KEPT_HEADERS = ("HX-Retarget", "HX-Reswap", "HX-Push-Url", "Vary", "Content-Type")
 
 
-def results_key(request: HttpRequest) -> str:
-    """Return the cache key of the results fragment this request asks for."""
+def results_key(request: HttpRequest, tokens: dict[str, str]) -> str:
+    """Return the cache key of the results fragment this request asks for, on the catalog and
+    rules of the revision `tokens` (`configurator.revisions.revision_tokens`)."""
     # By name; a name's values keep their order, since the view reads the last one.
     query = sorted(request.GET.lists())
-    tokens = sorted(revision_tokens().items())
-    seen = repr((request.path, query, get_language(), request.scheme, request.get_host(), tokens))
+    seen = repr((request.path, query, get_language(), request.scheme, request.get_host(),
+                 sorted(tokens.items())))  # fmt: skip
     return "results:" + hashlib.blake2b(seen.encode(), digest_size=20).hexdigest()
 
 

@@ -16,8 +16,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from configurator import selectors, services
+from configurator.engine.build import Platform
 from configurator.engine.evaluate import Evaluation, evaluate
 from configurator.engine.power import power_budget
+from configurator.engine.recommend import Scenario
+from configurator.engine.rules import RuleParams
 from configurator.inputs import InputErrors, build_from_input, workload_from_input
 from configurator.schemas import BuildIn, EvaluateIn, RecommendIn, WorkloadIn
 from configurator.translation import localize
@@ -144,12 +147,19 @@ def _recipe_build(code: str, snapshot: Snapshot) -> Configuration | None:
         platform=platform,
         cpu=cpu,
         gpu=gpus[0],
-        gpu_count=sum(min(slots, params.gpus_per_socket_max) for slots in platform.gpu_slots),
+        gpu_count=_recipe_gpu_count(scenario, platform, params),
         memory_min_gb=scenario.memory_gb,
         catalog=everything,
         rules=params,
         power_need_w=power_need_w,
     )
+
+
+def _recipe_gpu_count(scenario: Scenario, platform: Platform, params: RuleParams) -> int:
+    """Return the most GPUs the recipe names (S2: 4–8) that its platform's slots take within
+    the rules' GPUs per socket."""
+    slots = sum(min(slots, params.gpus_per_socket_max) for slots in platform.gpu_slots)
+    return min(slots, scenario.gpus_max) if scenario.gpus_max else slots
 
 
 def recipes(*, snapshot: Snapshot | None = None) -> list[tuple[str, str]]:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url, reswap, retarget
 
+from configurator.revisions import revision_tokens
 from configurator.selectors import snapshots as selectors_snapshots
 from configurator.throttle import throttle
 from configurator.web import fragments, presenters, selectors, services
@@ -27,9 +28,12 @@ QUOTE_LIMIT = 5  # quote requests per client address and hour
 QUOTE_WINDOW_S = 3600
 
 
-def _configurator(request: HttpRequest, query: QueryDict) -> tuple[dict, services.Assessment]:
-    """Read the build from a query, apply a requested fix, assess it; return the context."""
-    snapshot = selectors_snapshots()
+def _configurator(
+    request: HttpRequest, query: QueryDict, tokens: dict[str, str] | None = None
+) -> tuple[dict, services.Assessment]:
+    """Read the build from a query, apply a requested fix, assess it; return the context.
+    `tokens`: the revision tokens the request has read already."""
+    snapshot = selectors_snapshots(tokens)
     read = read_query(query, snapshot=snapshot)
     notices = []
     config = read.config
@@ -83,10 +87,11 @@ def _configurator(request: HttpRequest, query: QueryDict) -> tuple[dict, service
 @vary_on_headers("HX-Request", "Cookie")  # the language may come from its cookie
 def configure(request: HttpRequest) -> HttpResponse:
     """The configurator; the query string is the build (api.md "Web pages")."""
-    key = fragments.results_key(request) if request.htmx else ""
+    tokens = revision_tokens()  # once: the kept fragment's key and the snapshots
+    key = fragments.results_key(request, tokens) if request.htmx else ""
     if key and (kept := fragments.cached_results(key)):
         return kept
-    context, assessment = _configurator(request, request.GET)
+    context, assessment = _configurator(request, request.GET, tokens)
     permalink = f"{request.path}?{assessment.permalink_query}"
     if "fix" in request.GET and not request.htmx and context["fixed"]:
         return redirect(permalink)  # the address bar shows the fixed build's permalink

@@ -213,3 +213,11 @@ def test_a_recipe_without_a_chinese_result_shows_the_english_one(client):
     chinese = zh(client, "/api/v1/recommend", body)["builds"]
     why = next(item["why"] for item in chinese if item["scenario"] == "S2")
     assert "中型模型分布式训练" in why and "7B–34B data parallel, AllReduce time −62%" in why
+
+
+def test_the_recipe_buttons_name_their_recipe_in_the_pages_language(client):
+    english = client.get("/configure/").content.decode()
+    client.cookies["django_language"] = "zh-hans"
+    chinese = client.get("/configure/").content.decode()
+    assert 'value="S2" class="secondary" title="Mid-size distributed training"' in english
+    assert 'value="S2" class="secondary" title="中型模型分布式训练"' in chinese

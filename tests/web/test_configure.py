@@ -266,3 +266,12 @@ def test_an_uneven_placement_survives_the_permalink(client):
     assert reopened.context["permalink"] == response.context["permalink"]
     escaped, _ = page(client, query.replace("5+3", "5%2B3"))
     assert escaped.context["permalink"] == response.context["permalink"]
+
+
+@pytest.mark.parametrize(("code", "low", "high"), [("S1", 2, 4), ("S2", 4, 8), ("S3", 8, 8)])
+def test_a_recipe_opens_with_the_gpu_count_it_names_and_is_accepted(client, code, low, high):
+    """domain.md §3: S1 is 2–4 GPUs, S2 4–8, S3 8, though S2's board has ten slots."""
+    response, html = page(client, f"start={code}", HTTP_HX_REQUEST="true")
+    opened = parse_qs(urlsplit(response["HX-Push-Url"]).query)
+    assert low <= int(opened["gpu_count"][0]) <= high
+    assert 'class="verdict verdict-accept"' in html

@@ -105,15 +105,6 @@ def _accumulation(workload: Workload, micro_batch: int) -> Message:
     )  # fmt: skip
 
 
-def _served_layout(item: Recommendation) -> tuple[int, int, int] | None:
-    """Return the replicas the performance model timed the serving on (GPUs each, replicas,
-    sequences in flight each), so the why describes one layout; None when no work was timed."""
-    terms = item.performance.terms if item.performance else {}
-    if "replica_gpus" not in terms:
-        return None
-    return int(terms["replica_gpus"]), int(terms["replicas"]), int(terms["sequences"])
-
-
 def _capacity_line(item: Recommendation, workload: Workload, rules: RuleParams) -> str:
     build = item.build
     total = build.gpu_count * build.nodes
@@ -126,8 +117,13 @@ def _capacity_line(item: Recommendation, workload: Workload, rules: RuleParams) 
     usable = usable_gb(build.gpu.memory_gb, rules.gpu_memory_usable_fraction)
     replicas = item.replicas
     if replicas is not None:
-        served = _served_layout(item)
-        size, count, sequences = served or (replicas.size, replicas.count, replicas.batch)
+        # Inference whose work was timed is described on the replicas the figures assume.
+        served = item.performance.served if item.performance else None
+        size, count, sequences = (
+            (served.gpus, served.count, served.sequences)
+            if served
+            else (replicas.size, replicas.count, replicas.batch)
+        )
         # A timed layout is sized as the model timed it: contexts that hold prompt and output.
         sized = served_workload(workload) if served else workload
         per_gpu = replica_gb(sized, size, sequences, usable)
@@ -256,11 +252,8 @@ def work_line(item: Recommendation) -> Message:
             cost=f"{work.cost_per_run:,.0f}",
         )  # fmt: skip
     if work.tokens_per_s is not None:
-        terms = work.terms
-        served = served_note(
-            int(terms["replicas"]), counted_gpus(int(terms["replica_gpus"])),
-            int(terms["sequences"]),
-        )  # fmt: skip
+        plan = work.served
+        served = served_note(plan.count, counted_gpus(plan.gpus), plan.sequences)
         return _(
             "%(tokens)s output tokens/s on %(where)s (%(served)s), first token in %(ttft)s s; "
             "¥%(cost)s per million output tokens.",
