@@ -9,7 +9,6 @@ and the delivery artefacts both start from these builds.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
 from configurator.engine.build import Build
@@ -17,6 +16,7 @@ from configurator.engine.catalog import Catalog
 from configurator.engine.power import power_budget
 from configurator.engine.rules import RuleParams
 from configurator.models import Scenario
+from configurator.selectors import gpu_count_range
 
 
 @dataclass(frozen=True)
@@ -31,12 +31,6 @@ class RecipeBuild:
         return f"{self.code} · {self.build.gpu_count} × {self.build.gpu.name}"
 
 
-def top_gpu_count(text: str) -> int | None:
-    """Return the largest count of a recipe's GPU range ("4–8" -> 8)."""
-    numbers = [int(n) for n in re.findall(r"\d+", text)]
-    return max(numbers) if numbers else None
-
-
 def recipe_builds(catalog: Catalog, rules: RuleParams) -> list[RecipeBuild]:
     """Return a build for each active recipe and each of its GPU models."""
     found = []
@@ -46,7 +40,8 @@ def recipe_builds(catalog: Catalog, rules: RuleParams) -> list[RecipeBuild]:
         platform = catalog.find("platforms", row.platform.slug) if row.platform else None
         for gpu_row in sorted(row.gpus.all(), key=lambda g: g.slug):
             gpu = catalog.find("gpus", gpu_row.slug)
-            count = top_gpu_count(row.gpu_count) or (platform and sum(platform.gpu_slots)) or 8
+            _, most = gpu_count_range(row.gpu_count)  # the top of "4–8"
+            count = most or (platform and sum(platform.gpu_slots)) or 8
             if cpu is None or gpu is None:
                 continue
             sockets = 2 if cpu.max_sockets >= 2 else 1
