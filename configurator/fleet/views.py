@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from configurator.fleet import delivery, export, pdf, selectors, services
+from configurator.fleet import delivery, export, monthly, pdf, selectors, services
 from configurator.fleet.binding import refusal_script
 from configurator.fleet.forms import ProbeUploadForm, SheetUploadForm
 from configurator.fleet.models import AuditedNode, FleetAudit, NodeProbe
@@ -237,6 +237,8 @@ def monthly_report(request: HttpRequest) -> HttpResponse:
     months = selectors.monthly_figures()
     context = {
         "months": months,
+        "columns": monthly.COLUMNS,
+        "rows": monthly.monthly_rows(months),
         "charts": selectors.monthly_charts(months),
         "legends": {
             m["month"]: selectors.code_legend([c for c, _, _ in m["codes"]]) for m in months
@@ -247,6 +249,7 @@ def monthly_report(request: HttpRequest) -> HttpResponse:
 
 @architects_only("fleet.view_fleetaudit")
 def monthly_report_pdf(request: HttpRequest) -> HttpResponse:
+    """Download the monthly report as a bilingual PDF: the page's table and failing checks."""
     response = HttpResponse(
         pdf.monthly_pdf(selectors.monthly_figures()), content_type="application/pdf"
     )
