@@ -161,6 +161,7 @@ def probe_binding(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def script_response(script: str, name: str) -> HttpResponse:
+    """Answer a binding script as a download."""
     response = HttpResponse(script, content_type="text/x-shellscript; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
@@ -215,7 +216,6 @@ def node_binding(request: HttpRequest, pk: int) -> HttpResponse:
         return script_refusal(
             status=404, reason=_("This node's parts are no longer in the catalog.")
         )
-    # The audit refuses a node id holding NUL, the one text no shell word can hold.
     return script_response(delivery.build_script(built, node.node_id), f"bind-{node.pk}.sh")
 
 
