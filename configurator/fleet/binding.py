@@ -13,11 +13,79 @@ a probed node's real NUMA nodes and GPU affinities.
 from __future__ import annotations
 
 import re
+import shlex
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-# What a device name may hold once inside the script: no quote, `$`, backtick or newline can
-# come from a probe's files (NIC names, host names) into shell code.
-SAFE_NAME = re.compile(r"[^A-Za-z0-9_.:-]")
+# A shell parameter's name: what `${NAME}` may hold (POSIX names, nothing else to expand).
+PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Characters that would end a comment line or that a reader's terminal would act on.
+CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+# Writing into shell code ------------------------------------------------------------------
+# Every value the script holds goes through `shell_word`; text outside code (comments) goes
+# through `comment`. Nothing else writes a value into the script.
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A shell parameter the script expands where it runs, such as `${LOCAL_RANK}`."""
+
+    name: str
+
+    def __post_init__(self) -> None:
+        if not PARAMETER_NAME.fullmatch(self.name):
+            raise ValueError(f"not a shell parameter name: {self.name!r}")
+
+
+# A value: literal text (or a number), or literal parts joined with expanded parameters.
+Word = str | int | tuple[str | int | Parameter, ...]
+
+
+def shell_word(value: Word) -> str:
+    """Return a value as one shell word that means exactly it.
+
+    Literal text is quoted with `shlex.quote` (single quotes: no `$`, backtick, quote or
+    newline inside can act); a Parameter becomes `"${NAME}"`, expanded but never split or
+    run. NUL cannot be in a shell word (bash drops it): such a value is refused.
+    """
+    parts = value if isinstance(value, tuple) else (value,)
+    words = []
+    for part in parts:
+        if isinstance(part, Parameter):
+            words.append(f'"${{{part.name}}}"')
+            continue
+        text = str(part)
+        if "\x00" in text:
+            raise ValueError("a NUL character cannot be written into a shell script")
+        if text or len(parts) == 1:
+            words.append(shlex.quote(text))
+    return "".join(words)
+
+
+def shown(value: object) -> str:
+    """Return a value as a comment shows it: its shell word, on one line."""
+    return shell_word(CONTROL.sub(" ", str(value)))
+
+
+def comment(text: str) -> str:
+    """Return text as one comment line: line breaks and other control characters are spaces."""
+    return "# " + CONTROL.sub(" ", text)
+
+
+def refusal_script(reason: str, details: Iterable[str] = ()) -> str:
+    """Return the answer of a script that cannot be made: inert when piped into a shell.
+
+    It says why on standard error and exits 1 before any other line; the details (which may
+    hold what the caller typed) follow as comments only.
+    """
+    lines = ["#!/bin/sh", f"printf '%s\\n' {shown(reason)} >&2", "exit 1"]
+    lines += [comment(detail) for detail in details]
+    return "\n".join(lines) + "\n"
+
+
+# Layouts ----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -107,14 +175,14 @@ def layout_for_build(
     )
 
 
-def nccl_environment(layout: Layout) -> list[tuple[str, str, str]]:
+def nccl_environment(layout: Layout) -> list[tuple[str, Word, str]]:
     """Return the NCCL environment for the node: (name, value, why)."""
-    env = [
+    env: list[tuple[str, Word, str]] = [
         ("CUDA_DEVICE_ORDER", "PCI_BUS_ID", "GPU numbers match nvidia-smi and this binding"),
         ("NCCL_DEBUG", "WARN", "errors and warnings only; INFO to see the rings and trees"),
         (
             "NCCL_TOPO_DUMP_FILE",
-            "/tmp/nccl-topo-${LOCAL_RANK}.xml",
+            ("/tmp/nccl-topo-", Parameter("LOCAL_RANK"), ".xml"),  # one file per rank
             "the topology NCCL detected, to check against this binding",
         ),
     ]
@@ -136,48 +204,48 @@ def nccl_environment(layout: Layout) -> list[tuple[str, str, str]]:
     return env
 
 
-def safe_name(name: str) -> str:
-    """Return a device name fit for shell code: anything unexpected becomes `_`."""
-    return SAFE_NAME.sub("_", name)
-
-
 def binding_script(layout: Layout, *, title: str) -> str:
-    """Return the bash script that binds each local rank to its GPU's socket and cores."""
-    title = " ".join(title.split())  # one comment line, whatever the node's name holds
-    layout = Layout(
-        layout.sockets, layout.gpu_sockets, layout.nic_sockets,
-        tuple(safe_name(name) for name in layout.nic_names), layout.nvlink,
-        layout.threads_per_core,
-    )  # fmt: skip
+    """Return the bash script that binds each local rank to its GPU's socket and cores.
+
+    Every value in it is a `shell_word` and every text a `comment`, so a node's name, a NIC's
+    name or a title holds no code; a NUL in one is refused (ValueError).
+    """
+    ranks = len(layout.gpu_sockets)
     lines = [
         "#!/usr/bin/env bash",
-        f"# NUMA binding for {title}",
-        "# GPU -> socket -> cores, NIC -> socket. Run once per local rank, for example:",
-        "#   torchrun --nproc-per-node "
-        f"{len(layout.gpu_sockets)} --no-python ./bind.sh python train.py",
-        "# or set LOCAL_RANK yourself: LOCAL_RANK=0 ./bind.sh python infer.py",
+        comment(f"NUMA binding for {shown(title)}"),
+        comment("GPU -> socket -> cores, NIC -> socket. Run once per local rank, for example:"),
+        comment(f"  torchrun --nproc-per-node {ranks} --no-python ./bind.sh python train.py"),
+        comment("or set LOCAL_RANK yourself: LOCAL_RANK=0 ./bind.sh python infer.py"),
         "set -euo pipefail",
         ': "${LOCAL_RANK:?set LOCAL_RANK (torchrun does)}"',
         "",
-        "# NCCL environment",
+        comment("NCCL environment"),
     ]
     for name, value, why in nccl_environment(layout):
-        lines.append(f'export {name}="{value}"  # {why}')
-    lines += ["", "# Layout"]
+        lines.append(f"export {name}={shell_word(value)}  {comment(why)}")
+    lines += ["", comment("Layout")]
     for socket in layout.sockets:
         gpus = [str(g) for g, s in enumerate(layout.gpu_sockets) if s == socket.index]
-        nics = [layout.nic_names[n] for n, s in enumerate(layout.nic_sockets) if s == socket.index]
+        nics = [shown(name) for name, s in zip(layout.nic_names, layout.nic_sockets, strict=False)
+                if s == socket.index]  # fmt: skip
         lines.append(
-            f"#   socket {socket.index} (NUMA node {socket.numa_node}): CPUs "
-            f"{compact(socket.cpus)}; GPUs {', '.join(gpus) or '-'}; NICs {', '.join(nics) or '-'}"
+            comment(
+                f"  socket {socket.index} (NUMA node {socket.numa_node}): CPUs "
+                f"{compact(socket.cpus)}; GPUs {', '.join(gpus) or '-'}; "
+                f"NICs {', '.join(nics) or '-'}"
+            )
         )
     lines += ["", 'case "${LOCAL_RANK}" in']
     for rank, socket_index in enumerate(layout.gpu_sockets):
         node = layout.sockets[socket_index].numa_node
         cpus = compact(layout.rank_cpus(rank))
+        command = " ".join(
+            shell_word(word) for word in ("numactl", f"--physcpubind={cpus}", f"--membind={node}")
+        )
         lines.append(
-            f'  {rank}) exec numactl --physcpubind={cpus} --membind={node} "$@" ;;'
-            f'  # GPU {rank}; or: taskset -c {cpus} "$@"'
+            f'  {shell_word(rank)}) exec {command} "$@" ;;  '
+            + comment(f'GPU {rank}; or: taskset -c {shell_word(cpus)} "$@"')
         )
     lines += [
         '  *) echo "LOCAL_RANK ${LOCAL_RANK} has no GPU on this node" >&2; exit 1 ;;',

@@ -25,7 +25,12 @@ OPTIONAL_VALUES = frozenset(
     {"gpus_per_socket", "nvlink", "numa_binding", "platform", "nic", "nics", "nvme", "dimm_count"}
 )
 SPLIT = re.compile(r"\s*\+\s*")
-NUMBER = re.compile(r"[+-]?\d+(\.0+)?")
+# A whole number as people and Excel write it ("8", "+8", "8.0"): ASCII digits only, so "²"
+# or "٨" is not read as a digit, and no float in between (int(float("9" * 400)) overflows).
+WHOLE = re.compile(r"([+-]?)([0-9]+)(?:\.0+)?")
+PER_SOCKET_PART = re.compile(r"[0-9]+")
+MAX_DIGITS = 9  # no build field comes near (memory_gb ≤ 65,536); more is refused, not parsed
+SHOWN_CHARACTERS = 40  # of a bad cell, in its message
 
 
 class RowErrors(Exception):
@@ -36,26 +41,56 @@ class RowErrors(Exception):
         self.errors = errors
 
 
-def _integer(text: str) -> int | None:
-    if not NUMBER.fullmatch(text):
-        return None
-    return int(float(text))
+class BadCell(ValueError):
+    """One cell that is not a value of its column; the message says why."""
 
 
-def _boolean(text: str) -> bool | None:
+def shown(text: str) -> str:
+    """Return a cell as its message quotes it (with %r): cut to a readable length."""
+    return text if len(text) <= SHOWN_CHARACTERS else text[: SHOWN_CHARACTERS - 1] + "…"
+
+
+def _bounded(digits: str, text: str) -> int:
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > MAX_DIGITS:
+        raise BadCell(
+            _("%(value)r is too large: a whole number has at most %(digits)s digits here.")
+            % {"value": shown(text), "digits": MAX_DIGITS}
+        )
+    return int(significant)
+
+
+def _integer(text: str) -> int:
+    match = WHOLE.fullmatch(text)
+    if not match:
+        raise BadCell(_("%(value)r is not a whole number.") % {"value": shown(text)})
+    number = _bounded(match[2], text)
+    return -number if match[1] == "-" else number
+
+
+def _boolean(text: str) -> bool:
     folded = text.lower()
     if folded in TRUE:
         return True
     if folded in FALSE:
         return False
-    return None
+    raise BadCell(
+        _("%(value)r is not yes or no (true/false, yes/no, 1/0, 是/否).") % {"value": shown(text)}
+    )
 
 
-def _per_socket(text: str) -> list[int] | None:
-    parts = SPLIT.split(text.strip())
-    if not all(part.isdigit() for part in parts):
-        return None
-    return [int(part) for part in parts]
+def _per_socket(text: str) -> list[int]:
+    parts = SPLIT.split(text)
+    if not all(PER_SOCKET_PART.fullmatch(part) for part in parts):
+        raise BadCell(_("%(value)r is not GPUs per socket such as 4+4.") % {"value": shown(text)})
+    return [_bounded(part, text) for part in parts]
+
+
+READERS = {
+    **dict.fromkeys(INTEGERS, _integer),
+    **dict.fromkeys(BOOLEANS, _boolean),
+    "gpus_per_socket": _per_socket,
+}
 
 
 def cells_to_values(cells: dict[str, str]) -> dict[str, object]:
@@ -71,28 +106,12 @@ def cells_to_values(cells: dict[str, str]) -> dict[str, object]:
             if name not in OPTIONAL_VALUES:
                 errors[name] = [_("This cell is empty.")]
             continue
-        if name in INTEGERS:
-            value = _integer(text)
-            if value is None:
-                errors[name] = [_("%(value)r is not a whole number.") % {"value": text}]
-                continue
-        elif name in BOOLEANS:
-            value = _boolean(text)
-            if value is None:
-                errors[name] = [
-                    _("%(value)r is not yes or no (true/false, yes/no, 1/0, 是/否).")
-                    % {"value": text}
-                ]
-                continue
-        elif name == "gpus_per_socket":
-            value = _per_socket(text)
-            if value is None:
-                errors[name] = [
-                    _("%(value)r is not GPUs per socket such as 4+4.") % {"value": text}
-                ]
-                continue
-        else:
-            value = text
+        reader = READERS.get(name)
+        try:
+            value = reader(text) if reader else text
+        except BadCell as error:
+            errors[name] = [str(error)]
+            continue
         values[name] = value
     if errors:
         raise RowErrors(errors)
@@ -109,7 +128,7 @@ def row_build(cells: dict[str, str], catalog: Catalog) -> tuple[engine.Build, di
             if name not in error.errors and text and catalog.find(kind, text) is None:
                 error.errors[name] = [
                     _("Unknown %(kind)s %(value)r: use a catalog slug or name.")
-                    % {"kind": name.upper(), "value": text}
+                    % {"kind": name.upper(), "value": shown(text)}
                 ]
         raise
     try:

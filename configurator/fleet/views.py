@@ -1,19 +1,21 @@
 """Fleet pages: sheet audits and node probes for architects; binding scripts for builds."""
 
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
-from configurator.fleet import delivery, export, pdf, selectors, services
-from configurator.fleet.binding import safe_name
+from configurator.fleet import delivery, export, monthly, pdf, selectors, services
+from configurator.fleet.binding import refusal_script
 from configurator.fleet.forms import ProbeUploadForm, SheetUploadForm
 from configurator.fleet.models import AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.archive import MAX_ARCHIVE_BYTES
@@ -21,6 +23,7 @@ from configurator.fleet.probe.facts import node_facts
 from configurator.fleet.rows import RowErrors
 
 PROBE_SCRIPT = Path(__file__).resolve().parent / "probe" / "probe.sh"
+FILE_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_.:-]")  # a download's name, never shell code
 PAGE_SIZE = 100
 
 
@@ -141,19 +144,38 @@ def probe_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @architects_only("fleet.view_nodeprobe")
 def probe_binding(request: HttpRequest, pk: int) -> HttpResponse:
     """Download a probed node's binding script, from its real NUMA layout."""
-    probe = get_object_or_404(NodeProbe, pk=pk)
+    probe = NodeProbe.objects.filter(pk=pk).first()
+    if probe is None:
+        return script_refusal(status=404, reason=_("There is no such node probe."))
     facts = node_facts(probe.files)
+    if not facts.numa:
+        return script_refusal(status=404, reason=_("This probe has no numactl --hardware output."))
     try:
         script = delivery.facts_script(facts, title=probe.hostname or probe.file_name)
-    except ValueError:
-        raise Http404(_("This probe has no numactl --hardware output.")) from None
-    return script_response(script, f"bind-{safe_name(probe.hostname) or probe.pk}.sh")
+    except ValueError:  # a NUL in a name: no shell word can hold it
+        return script_refusal(
+            status=404, reason=_("A name in this probe cannot be written into a script.")
+        )
+    name = FILE_NAME_UNSAFE.sub("_", probe.hostname) or probe.pk
+    return script_response(script, f"bind-{name}.sh")
 
 
 def script_response(script: str, name: str) -> HttpResponse:
+    """Answer a binding script as a download."""
     response = HttpResponse(script, content_type="text/x-shellscript; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+def script_refusal(*, status: int, reason: str, details: Iterable[str] = ()) -> HttpResponse:
+    """Answer a script download that cannot be made: plain text that no shell can act on.
+
+    `reason` is the product's own sentence; `details` (what the caller sent, field by field)
+    come after the script's `exit 1`, as comments.
+    """
+    return HttpResponse(
+        refusal_script(reason, details), status=status, content_type="text/plain; charset=utf-8"
+    )
 
 
 # Delivery artefacts ------------------------------------------------------------------------
@@ -170,8 +192,14 @@ def build_binding(request: HttpRequest) -> HttpResponse:
     try:
         built = selectors.build_from_query(request.GET)
     except RowErrors as error:
-        lines = [f"{field}: {' '.join(messages)}" for field, messages in error.errors.items()]
-        return HttpResponse("\n".join(lines), status=400, content_type="text/plain")
+        return script_refusal(
+            status=400,
+            reason=_(
+                "No binding script: a field of the build is wrong. Open the address without "
+                "| bash to read which."
+            ),
+            details=[f"{field}: {' '.join(messages)}" for field, messages in error.errors.items()],
+        )
     title = f"{built.cpu_count} × {built.cpu.name}, {built.gpu_count} × {built.gpu.name}"
     return script_response(delivery.build_script(built, title), "bind.sh")
 
@@ -179,11 +207,15 @@ def build_binding(request: HttpRequest) -> HttpResponse:
 @architects_only("fleet.view_fleetaudit")
 def node_binding(request: HttpRequest, pk: int) -> HttpResponse:
     """Download the binding script of an audited node."""
-    node = get_object_or_404(AuditedNode.objects.select_related("build"), pk=pk)
+    node = AuditedNode.objects.select_related("build").filter(pk=pk).first()
+    if node is None:
+        return script_refusal(status=404, reason=_("There is no such audited node."))
     try:
         built = selectors.build_from_fields(node.build.build)
     except RowErrors:
-        raise Http404(_("This node's parts are no longer in the catalog.")) from None
+        return script_refusal(
+            status=404, reason=_("This node's parts are no longer in the catalog.")
+        )
     return script_response(delivery.build_script(built, node.node_id), f"bind-{node.pk}.sh")
 
 
@@ -205,6 +237,8 @@ def monthly_report(request: HttpRequest) -> HttpResponse:
     months = selectors.monthly_figures()
     context = {
         "months": months,
+        "columns": monthly.COLUMNS,
+        "rows": monthly.monthly_rows(months),
         "charts": selectors.monthly_charts(months),
         "legends": {
             m["month"]: selectors.code_legend([c for c, _, _ in m["codes"]]) for m in months
@@ -215,6 +249,7 @@ def monthly_report(request: HttpRequest) -> HttpResponse:
 
 @architects_only("fleet.view_fleetaudit")
 def monthly_report_pdf(request: HttpRequest) -> HttpResponse:
+    """Download the monthly report as a bilingual PDF: the page's table and failing checks."""
     response = HttpResponse(
         pdf.monthly_pdf(selectors.monthly_figures()), content_type="application/pdf"
     )

@@ -31,6 +31,7 @@ from reportlab.platypus import (
     TableStyle,
 )
 
+from configurator.pdf_markup import markup, markup_lines
 from configurator.quotes.models import Quote, Status
 
 FONT = "WenQuanYiMicroHei"
@@ -124,7 +125,7 @@ def _header(quote: Quote, styles) -> list:
             both(_("Quote number")),
             quote.number,
             both(_("Customer")),
-            Paragraph("<br/>".join(_escape(part) for part in customer if part), styles["base"]),
+            Paragraph(markup_lines(part for part in customer if part), styles["base"]),
         ],
         [
             both(_("Revision")),
@@ -135,7 +136,7 @@ def _header(quote: Quote, styles) -> list:
         [both(_("Issued")), issued, both(_("Valid until")), quote.valid_until.isoformat()],
     ]
     table = _table(rows, [36 * mm, 36 * mm, 30 * mm, 78 * mm], header=False)
-    return [Paragraph(both(_("Quotation")), styles["title"]), Spacer(0, 3 * mm), table]
+    return [Paragraph(markup(both(_("Quotation"))), styles["title"]), Spacer(0, 3 * mm), table]
 
 
 def _term_total(months: int) -> tuple[str, str]:
@@ -148,10 +149,6 @@ def _term_total(months: int) -> tuple[str, str]:
                 % {"months": months}
             )
     return lines[0], lines[1]
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _bom(quote: Quote, styles) -> list:
@@ -167,8 +164,8 @@ def _bom(quote: Quote, styles) -> list:
     for line in quote.bom:
         rows.append(
             [
-                Paragraph(_escape(line["sku"]), styles["small"]),
-                Paragraph(_escape(line["name"]), styles["base"]),
+                Paragraph(markup(line["sku"]), styles["small"]),
+                Paragraph(markup(line["name"]), styles["base"]),
                 str(line["qty"]),
                 _money(line["unit_price"]),
                 _money(line["monthly_price"]),
@@ -200,9 +197,9 @@ def _bom(quote: Quote, styles) -> list:
     )
     note = both(_("Monthly rental in CNY; prices are fixed at the time of the quote."))
     return [
-        Paragraph(both(_("Bill of materials")), styles["h2"]),
+        Paragraph(markup(both(_("Bill of materials"))), styles["h2"]),
         table,
-        Paragraph(note, styles["small"]),
+        Paragraph(markup(note), styles["small"]),
     ]
 
 
@@ -215,7 +212,7 @@ def _checks(quote: Quote, styles) -> list:
         rows.append(
             [
                 check["code"],
-                Paragraph(_escape(title), styles["base"]),
+                Paragraph(markup(title), styles["base"]),
                 f"{mark} {both(RESULTS.get(check['status'], check['status']))}",
             ]
         )
@@ -227,7 +224,11 @@ def _checks(quote: Quote, styles) -> list:
     verdict_text = both(VERDICTS.get(verdict, verdict))
     profile_text = f"{ruleset['profile']} v{ruleset['version']}"
     summary = f"{both(_('Verdict'))}: {verdict_text} · {both(_('Rule profile'))}: {profile_text}"
-    return [Paragraph(both(_("Checks")), styles["h2"]), table, Paragraph(summary, styles["small"])]
+    return [
+        Paragraph(markup(both(_("Checks"))), styles["h2"]),
+        table,
+        Paragraph(markup(summary), styles["small"]),
+    ]
 
 
 def balance_chart(balance: dict[str, object]) -> Drawing:
@@ -338,7 +339,7 @@ def _sized_for(quote: Quote, styles) -> list:
             lines.append(
                 f"{_('Sized for')}: {quote.workload_summary} · {_('Build')}: {quote.build_summary}"
             )
-    return [Spacer(0, 2 * mm)] + [Paragraph(_escape(line), styles["base"]) for line in lines]
+    return [Spacer(0, 2 * mm)] + [Paragraph(markup(line), styles["base"]) for line in lines]
 
 
 def _node_count(quote: Quote, styles) -> list:
@@ -348,7 +349,7 @@ def _node_count(quote: Quote, styles) -> list:
         return []
     template = _("Each of the %(nodes)s identical nodes is laid out as below.")
     return [
-        Paragraph(_escape(line), styles["base"]) for line in both_lines(template, {"nodes": nodes})
+        Paragraph(markup(line), styles["base"]) for line in both_lines(template, {"nodes": nodes})
     ]
 
 
@@ -371,10 +372,10 @@ def _terms(quote: Quote, styles) -> list:
             {"profile": ruleset["profile"], "version": ruleset["version"]},
         ),
     ]
-    flow = [Paragraph(both(_("Terms")), styles["h2"])]
+    flow = [Paragraph(markup(both(_("Terms"))), styles["h2"])]
     for template, params in terms:
         for line in both_lines(template, params):
-            flow.append(Paragraph(_escape(line), styles["base"]))
+            flow.append(Paragraph(markup(line), styles["base"]))
     return flow
 
 
@@ -404,13 +405,13 @@ def quote_pdf(quote: Quote) -> bytes:
     flow += [
         KeepTogether(
             [
-                Paragraph(both(_("Balance score")), styles["h2"]),
+                Paragraph(markup(both(_("Balance score"))), styles["h2"]),
                 balance_chart(quote.evaluation["balance"]),
             ]
         ),
         KeepTogether(
             [
-                Paragraph(both(_("NUMA layout")), styles["h2"]),
+                Paragraph(markup(both(_("NUMA layout"))), styles["h2"]),
                 *_node_count(quote, styles),
                 numa_diagram(quote.build),
             ]

@@ -63,7 +63,7 @@ def test_month_counts_quotes_created_issued_and_accepted(architect_client, archi
     assert (month["quotes"], month["quotes_issued"], month["quotes_accepted"]) == (2, 1, 1)
     assert month["issued_monthly_cny"] == issued.monthly_price
     html = architect_client.get(reverse("fleet:monthly")).content.decode()
-    assert "2 / 1 / 1" in html and f"{issued.monthly_price}" in html
+    assert "2 / 1 / 1" in html and f"{issued.monthly_price:,.2f}" in html
     text = "".join(
         page.extract_text()
         for page in PdfReader(
@@ -148,16 +148,19 @@ def test_probe_pdf_gives_the_probe_time_as_the_page_does(architect_client):
     assert local in text
 
 
-def test_month_counts_leads_and_their_conversion_into_quotes(architect_client):
+def lead(status):
     from configurator.web.models import Lead
     from tests.quotes.conftest import GOOD_BUILD
 
-    def lead(status):
-        return Lead.objects.create(
-            name="Li Na", company="Example Co", email="li@example.cn", phone="+86 21 5555 0100",
-            build=GOOD_BUILD, permalink="/configure/?cpu=xeon-gold-6530", monthly_price=1,
-            verdict="accept", language="zh-hans", status=status,
-        )  # fmt: skip
+    return Lead.objects.create(
+        name="Li Na", company="Example Co", email="li@example.cn", phone="+86 21 5555 0100",
+        build=GOOD_BUILD, permalink="/configure/?cpu=xeon-gold-6530", monthly_price=1,
+        verdict="accept", language="zh-hans", status=status,
+    )  # fmt: skip
+
+
+def test_month_counts_leads_and_their_conversion_into_quotes(architect_client):
+    from configurator.web.models import Lead
 
     lead(Lead.Status.QUOTED)
     lead(Lead.Status.NEW)
@@ -166,7 +169,42 @@ def test_month_counts_leads_and_their_conversion_into_quotes(architect_client):
     [month] = selectors.monthly_figures()
     assert (month["leads"], month["leads_quoted"], month["conversion"]) == (4, 2, 0.5)
     html = architect_client.get(reverse("fleet:monthly")).content.decode()
-    assert "50 %" in html
+    assert '<td class="num">50%</td>' in html
+
+
+def pdf_text(content: bytes) -> str:
+    return " ".join(
+        " ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(content)).pages
+    )
+
+
+def test_monthly_pdf_of_a_month_with_leads_shows_the_pages_figures(architect_client, presales):
+    from configurator.fleet.monthly import COLUMNS, monthly_rows
+    from configurator.quotes import services
+    from configurator.schemas import BuildIn
+    from configurator.web.models import Lead
+    from tests.quotes.conftest import CUSTOMER, GOOD_BUILD
+
+    audit(architect_client, [GOOD, P3])
+    services.quote_create(
+        owner=presales, customer=services.Customer(**CUSTOMER),
+        build=BuildIn.model_validate(GOOD_BUILD), workload=None, term_months=12,
+        discount_pct=Decimal("0"),
+    )  # fmt: skip
+    lead(Lead.Status.QUOTED)
+    lead(Lead.Status.NEW)
+    lead(Lead.Status.NEW)
+    response = architect_client.get(reverse("fleet:monthly-pdf"))
+    assert response.status_code == 200 and response.content.startswith(b"%PDF")
+    html = architect_client.get(reverse("fleet:monthly")).content.decode()
+    text = pdf_text(response.content)
+    [row] = monthly_rows(selectors.monthly_figures())
+    cells = dict(zip([str(column.label) for column in COLUMNS], [c.text for c in row], strict=True))
+    assert (cells["Leads"], cells["Conversion"], cells["Audits"]) == ("3", "33%", "1")
+    squeezed = text.replace(" ", "")
+    for cell in row:
+        assert cell.text in html and cell.text.replace(" ", "") in squeezed
+    assert "Conversion转化率" in squeezed and "Leads销售线索" in squeezed  # labels in both
 
 
 @pytest.mark.parametrize(
