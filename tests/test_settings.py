@@ -16,6 +16,7 @@ PRODUCTION = {
     "SECRET_KEY": "x" * 64 + "production-like-secret-for-the-check-only",
     "ALLOWED_HOSTS": "configurator.example.com",
     "DATABASE_URL": "sqlite:////tmp/deploy-check.sqlite3",
+    "TRUSTED_PROXY_COUNT": "1",  # behind the README's TLS proxy
 }
 
 
@@ -34,6 +35,19 @@ def test_check_deploy_is_clean_with_production_variables():
     result = run_manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_check_deploy_warns_when_no_proxy_is_trusted():
+    result = run_manage("check", "--deploy", env={**PRODUCTION, "TRUSTED_PROXY_COUNT": "0"})
+    output = result.stdout + result.stderr
+    assert "configurator.W001" in output and "TRUSTED_PROXY_COUNT is 0" in output
+    assert "identified 1 issue" in output, "nothing else to warn about"
+
+
+def test_a_trusted_proxy_that_is_not_an_address_refuses_to_start():
+    result = run_manage("check", env={**PRODUCTION, "TRUSTED_PROXY_ADDRESSES": "proxy.local"})
+    assert result.returncode != 0
+    assert "'proxy.local' is not an address or network" in result.stderr
 
 
 def test_production_refuses_to_start_without_a_secret_key():
