@@ -44,6 +44,21 @@ def test_check_deploy_warns_when_no_proxy_is_trusted():
     assert "identified 1 issue" in output, "nothing else to warn about"
 
 
+# Plain HTTP to gunicorn, as a load balancer's probe asks it.
+PLAIN_HTTP_GETS = """
+from django.test import Client
+client = Client(HTTP_HOST="configurator.example.com")
+print([client.get(path).status_code for path in ("/healthz", "/readyz", "/")])
+"""
+
+
+def test_the_probes_answer_over_plain_http_while_pages_redirect_to_https():
+    (ssl_redirect,) = settings_in(PRODUCTION, "SECURE_SSL_REDIRECT")
+    result = run_manage("shell", "--no-imports", "-c", PLAIN_HTTP_GETS, env=PRODUCTION)
+    assert ssl_redirect == "True"
+    assert result.stdout.strip().splitlines()[-1] == "[200, 200, 301]", result.stderr
+
+
 def test_a_trusted_proxy_that_is_not_an_address_refuses_to_start():
     result = run_manage("check", env={**PRODUCTION, "TRUSTED_PROXY_ADDRESSES": "proxy.local"})
     assert result.returncode != 0
