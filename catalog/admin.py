@@ -10,13 +10,13 @@ from django.utils.translation import gettext_lazy as _
 from import_export.admin import ImportExportModelAdmin
 from import_export.formats.base_formats import XLSX
 from import_export.forms import ImportForm
-from simple_history.admin import SimpleHistoryAdmin
 
 from catalog import resources
 from catalog.imports import import_job_start
 from catalog.models import Cpu, Gpu, ImportJob, MemoryModule, Nic, Platform, Psu
 from catalog.resources import RESOURCE_OF
 from catalog.spreadsheets import FORMATS, SafeCSV, SafeXLSX
+from configurator.history_admin import HistoryAdmin
 
 
 class CatalogImportForm(ImportForm):
@@ -31,7 +31,7 @@ class CatalogImportForm(ImportForm):
         return upload
 
 
-class CatalogAdmin(ImportExportModelAdmin, SimpleHistoryAdmin):
+class CatalogAdmin(ImportExportModelAdmin, HistoryAdmin):
     formats = [SafeCSV, SafeXLSX]
     import_form_class = CatalogImportForm
     search_fields = ["slug", "name", "vendor"]

@@ -10,12 +10,12 @@ from django.db import transaction
 from django.utils.html import format_html_join
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
-from simple_history.admin import SimpleHistoryAdmin
 
 from configurator import services
 from configurator.engine.rule_validation import BOUNDS, parameter_errors
 from configurator.engine.rules import RuleParams
 from configurator.fleet.admin import RuleImpactAdminMixin
+from configurator.history_admin import HistoryAdmin
 from configurator.models import RuleProfile, RuleSetVersion, Scenario
 from configurator.rule_parameters import DIMENSIONS, PARAMETERS
 
@@ -210,7 +210,7 @@ def changes_html(changes: dict[str, list]) -> str:
 
 
 @admin.register(RuleProfile)
-class RuleProfileAdmin(RuleImpactAdminMixin, SimpleHistoryAdmin):
+class RuleProfileAdmin(RuleImpactAdminMixin, HistoryAdmin):
     form = RuleProfileForm
     list_display = ["name", "slug", "is_default", "current_version", "published"]
     search_fields = ["name", "slug"]
@@ -281,7 +281,7 @@ class RuleSetVersionAdmin(admin.ModelAdmin):
 
 
 @admin.register(Scenario)
-class ScenarioAdmin(SimpleHistoryAdmin):
+class ScenarioAdmin(HistoryAdmin):
     list_display = ["code", "name", "name_zh", "modes", "params_min_b", "params_max_b", "cpu",
                     "platform", "memory_gb", "active"]  # fmt: skip
     list_filter = ["active", "for_train", "for_finetune", "for_infer"]

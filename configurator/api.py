@@ -19,7 +19,7 @@ from configurator.engine.rules import RuleParams
 from configurator.fleet.api import router as fleet_router
 from configurator.fleet.services import ruleset_change_preview
 from configurator.inputs import InputErrors
-from configurator.middleware import exception_response
+from configurator.middleware import exception_response, json_error
 from configurator.quotes.api import router as quotes_router
 from configurator.quotes.services import TransitionRefused
 from configurator.schemas import (
@@ -71,14 +71,15 @@ def on_transition_refused(request: HttpRequest, exc: TransitionRefused) -> HttpR
 
 @api.exception_handler(AuthenticationError)
 def on_unauthenticated(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
-    return api.create_response(request, {"detail": "Authentication required."}, status=401)
+    return json_error(request, 401, "Authentication required.")
 
 
 @api.exception_handler(HttpError)
 def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     if exc.status_code == 400:  # unparsable body
         return errors_response(request, {"body": [f"{exc.message}: send a JSON object."]})
-    return api.create_response(request, {"detail": exc.message}, status=exc.status_code)
+    # django-ninja's own refusals (a failed CSRF check is a 403) in the API's error shape.
+    return json_error(request, exc.status_code, exc.message)
 
 
 @api.exception_handler(Exception)

@@ -1,4 +1,5 @@
-"""Guards in front of the JSON API: a request id, a body limit, and JSON for every answer.
+"""Guards in front of the JSON API (a request id, a body limit, JSON for every answer), and the
+one answer to an uncaught exception, for the API and the pages alike.
 
 Under `/api/` every request gets an id (the `X-Request-ID` header of the answer, and the
 `request_id` of a 5xx body, so a client's report finds its log line). A body longer than
@@ -6,6 +7,12 @@ Under `/api/` every request gets an id (the `X-Request-ID` header of the answer,
 is refused with 413 before it is read. Any error answer that is not JSON
 already — Django's 404 page, a 405 without a body, a 500 page — becomes
 `{"detail": "...", "status": ..., "request_id": "..."}` without internals.
+
+`exception_response` decides what an uncaught exception answers, wherever it was raised (a
+view, a middleware such as the session's or django-axes', the session save after the view):
+a database fault is a 503 with `Retry-After` — JSON under /api/, a page in the visitor's
+language elsewhere — and anything else a 500. The API's exception handler and Django's
+handler500 (`views.server_error`) both call it.
 """
 
 import logging
@@ -15,6 +22,9 @@ from uuid import uuid4
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
+from django.utils import translation
+from django.views import defaults
 
 from configurator.api_errors import status_detail
 
@@ -36,16 +46,30 @@ def json_error(request: HttpRequest, status: int, detail: str, **extra) -> JsonR
     return JsonResponse(body, status=status)
 
 
-def exception_response(request: HttpRequest, exc: BaseException) -> JsonResponse:
-    """Answer an unexpected exception: 503 for a database fault, else 500; log it with the id."""
+def exception_response(request: HttpRequest, exc: BaseException) -> HttpResponse:
+    """Answer an uncaught exception: 503 for a database fault, else 500; log it with the id."""
     rid = request_id(request)
     if isinstance(exc, DATABASE_FAULTS):
         logger.error("request %s: database unavailable: %s", rid, exc)
-        response = json_error(request, 503, "The database is unavailable; try again shortly.")
+        if is_api(request):
+            response = json_error(request, 503, "The database is unavailable; try again shortly.")
+        else:
+            response = unavailable_page(request)
         response["Retry-After"] = str(RETRY_AFTER_S)
         return response
     logger.error("request %s failed", rid, exc_info=(type(exc), exc, exc.__traceback__))
-    return json_error(request, 500, "Internal error; quote the request id when reporting it.")
+    if is_api(request):
+        return json_error(request, 500, "Internal error; quote the request id when reporting it.")
+    return defaults.server_error(request)
+
+
+def unavailable_page(request: HttpRequest) -> HttpResponse:
+    """Render the 503 page in the visitor's language without the session or the database."""
+    # Neither the user nor a context processor is read: both would ask the database again.
+    language = translation.get_language_from_request(request)
+    with translation.override(language):
+        page = loader.render_to_string("503.html", {"retry_after": RETRY_AFTER_S})
+    return HttpResponse(page, status=503)
 
 
 def request_id(request: HttpRequest) -> str:

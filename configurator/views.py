@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from django.views.decorators.http import require_GET
 
-from configurator.middleware import DATABASE_FAULTS, exception_response, is_api
+from configurator.middleware import DATABASE_FAULTS, exception_response
 
 
 @require_GET
@@ -29,9 +29,9 @@ def readyz(request: HttpRequest) -> JsonResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    """Answer an uncaught exception: JSON under /api/ (503 for a database fault), else a page."""
-    if is_api(request):
-        exc = sys.exc_info()[1]
-        if exc is not None:
-            return exception_response(request, exc)
-    return defaults.server_error(request)
+    """Answer an uncaught exception (handler500) as `exception_response` decides: a database
+    fault is a 503 (JSON under /api/, a page elsewhere), anything else a 500."""
+    exc = sys.exc_info()[1]
+    if exc is None:
+        return defaults.server_error(request)
+    return exception_response(request, exc)

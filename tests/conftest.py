@@ -1,6 +1,8 @@
-"""Shared fixtures: one account per role; every test starts with no drawn fragments kept."""
+"""Shared fixtures: one account per role; every test starts with no drawn fragments kept and
+no throttle counts (sign-in failures per address, quote requests)."""
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core.cache import caches
 
@@ -12,6 +14,12 @@ from tests.factories import UserFactory
 def _no_kept_fragments():
     # Each test's database starts over, so fragments drawn from another test's rows must go.
     caches["fragments"].clear()
+
+
+@pytest.fixture(autouse=True)
+def _no_throttle_counts():
+    # The counts live in the process's cache: another test's failed sign-ins must not count.
+    caches[settings.THROTTLE_CACHE].clear()
 
 
 @pytest.fixture

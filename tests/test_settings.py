@@ -16,6 +16,7 @@ PRODUCTION = {
     "SECRET_KEY": "x" * 64 + "production-like-secret-for-the-check-only",
     "ALLOWED_HOSTS": "configurator.example.com",
     "DATABASE_URL": "sqlite:////tmp/deploy-check.sqlite3",
+    "TRUSTED_PROXY_COUNT": "1",  # behind the README's TLS proxy
 }
 
 
@@ -34,6 +35,34 @@ def test_check_deploy_is_clean_with_production_variables():
     result = run_manage("check", "--deploy", "--fail-level", "WARNING", env=PRODUCTION)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_check_deploy_warns_when_no_proxy_is_trusted():
+    result = run_manage("check", "--deploy", env={**PRODUCTION, "TRUSTED_PROXY_COUNT": "0"})
+    output = result.stdout + result.stderr
+    assert "configurator.W001" in output and "TRUSTED_PROXY_COUNT is 0" in output
+    assert "identified 1 issue" in output, "nothing else to warn about"
+
+
+# Plain HTTP to gunicorn, as a load balancer's probe asks it.
+PLAIN_HTTP_GETS = """
+from django.test import Client
+client = Client(HTTP_HOST="configurator.example.com")
+print([client.get(path).status_code for path in ("/healthz", "/readyz", "/")])
+"""
+
+
+def test_the_probes_answer_over_plain_http_while_pages_redirect_to_https():
+    (ssl_redirect,) = settings_in(PRODUCTION, "SECURE_SSL_REDIRECT")
+    result = run_manage("shell", "--no-imports", "-c", PLAIN_HTTP_GETS, env=PRODUCTION)
+    assert ssl_redirect == "True"
+    assert result.stdout.strip().splitlines()[-1] == "[200, 200, 301]", result.stderr
+
+
+def test_a_trusted_proxy_that_is_not_an_address_refuses_to_start():
+    result = run_manage("check", env={**PRODUCTION, "TRUSTED_PROXY_ADDRESSES": "proxy.local"})
+    assert result.returncode != 0
+    assert "'proxy.local' is not an address or network" in result.stderr
 
 
 def test_production_refuses_to_start_without_a_secret_key():

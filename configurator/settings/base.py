@@ -9,6 +9,7 @@ CSRF_TRUSTED_ORIGINS  comma-separated origins (https://configurator.example.com)
 
 import os
 from datetime import timedelta
+from ipaddress import ip_network
 from pathlib import Path
 
 import dj_database_url
@@ -124,26 +125,44 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = DB_CONNECT_TIMEOUT
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Logins: django-axes counts failures per user name and per client address and locks either
-# out after LOGIN_FAILURE_LIMIT of them for LOGIN_LOCKOUT_MINUTES (429); a success resets the
-# count. Failures and successes are logged (logger "axes") and kept (admin: Axes). An
-# architect unlocks a user early with `manage.py axes_reset_username NAME` (README).
+# Sign-ins (configurator.throttle): django-axes counts wrong passwords per account *and*
+# address together and locks that pair after LOGIN_FAILURE_LIMIT of them for
+# LOGIN_LOCKOUT_MINUTES (429), so nobody can lock a colleague out from elsewhere; a success
+# resets the count. Beyond that, an address with LOGIN_ADDRESS_FAILURE_LIMIT failed sign-ins
+# (any accounts) in a window of LOGIN_ADDRESS_WINDOW_MINUTES may not sign in until the window
+# ends: one address cannot try many accounts, and no account is locked by it. Failures and
+# successes are logged (logger "axes") and kept (admin: Axes, for superusers). An operator
+# unlocks early with `manage.py axes_reset_username NAME` (README).
 AUTHENTICATION_BACKENDS = [
+    "configurator.throttle.SignInThrottleBackend",
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("LOGIN_LOCKOUT_MINUTES", default=30))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "configurator.throttle.client_ip"
-# The lockout answer (429) is a page of the site, in the visitor's language.
-AXES_LOCKOUT_TEMPLATE = "configurator/lockout.html"
+# Either refusal (429) is a page of the site, in the visitor's language, with Retry-After.
+AXES_LOCKOUT_CALLABLE = "configurator.throttle.sign_in_refused"
 # Log which account and address failed (passwords are never logged).
 AXES_SENSITIVE_PARAMETERS: list[str] = []
-# How many proxies in front of the app append to X-Forwarded-For (0: clients connect directly).
-# Behind one TLS proxy set 1, or every client would share the proxy's address.
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", default=20)
+LOGIN_ADDRESS_WINDOW_MINUTES = env_int("LOGIN_ADDRESS_WINDOW_MINUTES", default=15)
+# How many proxies in front of the app append to X-Forwarded-For (0: clients connect directly),
+# and the addresses they connect from: the header is read only on a request from one of them,
+# so a client that reaches gunicorn directly cannot name itself. Behind one TLS proxy on the
+# same host set TRUSTED_PROXY_COUNT=1, or every client shares the proxy's address (a deploy
+# check warns: configurator/checks.py).
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", default=0)
+TRUSTED_PROXY_ADDRESSES = env_list("TRUSTED_PROXY_ADDRESSES", default=["127.0.0.1", "::1"])
+for _proxy in TRUSTED_PROXY_ADDRESSES:
+    try:
+        ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"TRUSTED_PROXY_ADDRESSES: {_proxy!r} is not an address or network (10.0.0.0/8)."
+        ) from None
 # The cache that counts throttled requests (configurator.throttle).
 THROTTLE_CACHE = "default"
 
@@ -226,6 +245,9 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
+    # The probes answer over plain HTTP: a load balancer or orchestrator asks gunicorn itself,
+    # and a 301 would hide the readiness 503 from it.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True

@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.db import OperationalError
+from django.test import Client
 
 from configurator import selectors, views
 
@@ -78,6 +79,22 @@ def test_a_server_error_outside_the_api_is_a_page(rf):
 
     assert response.status_code == 500
     assert response["Content-Type"].startswith("text/html")
+
+
+def test_a_failed_csrf_check_is_the_documented_json_error(architect):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(architect)
+
+    response = client.patch("/api/v1/rules", {"parameters": {}}, content_type="application/json")
+
+    body = assert_json_error(response, 403)
+    assert set(body) == {"detail", "status", "request_id"}
+    assert "CSRF" in body["detail"]
+
+
+def test_an_api_call_without_a_session_is_the_documented_json_error(client):
+    body = assert_json_error(client.get("/api/v1/quotes/Q-2026-000001"), 401)
+    assert set(body) == {"detail", "status", "request_id"}
 
 
 def test_every_api_answer_carries_a_request_id(client):

@@ -6,6 +6,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from configurator.web.models import Lead, LeadBuild
+from configurator.web.views import QUOTE_LIMIT
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -69,6 +70,15 @@ def test_quote_requests_are_throttled_per_address(client):
     assert response.status_code == 429
     assert "Too many requests" in response.content.decode() and response["Retry-After"]
     assert Lead.objects.count() == 5
+
+
+def test_mistakes_in_the_quote_form_do_not_use_up_the_limit(client):
+    # Three mistakes or more (as many as the limit): the next, right request is still taken.
+    for _ in range(max(3, QUOTE_LIMIT)):
+        mistake = client.post(reverse("web:quote"), {**CUSTOMER, "email": "not-an-address"})
+        assert mistake.status_code == 400
+    assert client.post(reverse("web:quote"), CUSTOMER).status_code == 200
+    assert Lead.objects.count() == 1
 
 
 def test_quote_needs_the_csrf_token():
