@@ -60,8 +60,7 @@ def _configurator(
         found, reason = services.workload_recommend(
             workload=read.workload, prefer_gpu=read.prefer_gpu
         )
-        pick = query.get("pick", "0")
-        chosen = int(pick) if pick.isdigit() and int(pick) < len(found) else 0
+        chosen = read.pick if read.pick < len(found) else 0
         recommendations = presenters.recommendation_cards(
             found, read.workload, snapshot[0], query=query, chosen=chosen
         )
