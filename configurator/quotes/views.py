@@ -278,4 +278,9 @@ def customer_quote(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404("Unknown link")
     if "pdf" in request.GET:
         return pdf_response(quote, download=True)
-    return render(request, "quotes/customer.html", {"quote": quote, "token": token})
+    context = {"quote": quote, "token": token}
+    if replacement := links.customer_replacement(quote):
+        number, revision_token = replacement
+        context["replaced_by"] = number
+        context["replaced_by_url"] = reverse_customer(revision_token) if revision_token else None
+    return render(request, "quotes/customer.html", context)
