@@ -159,9 +159,10 @@ class WorkloadForm(forms.Form):
         never hands the recommender or the evaluation a workload they would refuse."""
         prefer = self.cleaned_data.get("prefer_gpu") or None
         data = WorkloadIn(**workload.workload_input(), gpu=prefer)
-        errors = workload_errors(data, catalog=self.catalog, prefix="")
+        errors = workload_errors(data, catalog=self.catalog)
         for path, messages in errors.errors.items():
-            name = {"gpu": "prefer_gpu"}.get(path.lstrip("."), path.lstrip("."))
+            name = path.removeprefix("workload.")
+            name = "prefer_gpu" if name == "gpu" else name  # the API's `gpu` is this form's
             for message in messages:
                 self.add_error(name if name in self.fields else None, localize(message))
 
