@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from configurator.engine import build as engine
 from configurator.engine.catalog import Catalog
+from configurator.engine.messages import _
 from configurator.engine.pcie import even_split
 from configurator.engine.performance import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
 from configurator.engine.recommend.layouts import nic_positions
@@ -224,14 +225,18 @@ def _epoch_errors(data: WorkloadIn, prefix: str) -> InputErrors:
     errors = InputErrors()
     if (data.epochs is None) != (data.dataset_tokens is None):
         missing = "dataset_tokens" if data.dataset_tokens is None else "epochs"
-        errors.add(f"{prefix}.{missing}", "Give epochs and dataset_tokens together.")
+        errors.add(f"{prefix}.{missing}", _("Give epochs and dataset_tokens together."))
     elif data.epochs is not None and data.train_tokens is not None:
         product = data.epochs * data.dataset_tokens
         if not math.isclose(product, data.train_tokens, rel_tol=1e-6):
             errors.add(
                 f"{prefix}.train_tokens",
-                f"train_tokens ({data.train_tokens:g}) disagrees with epochs × dataset_tokens "
-                f"({product:g}); give one or the other.",
+                _(
+                    "train_tokens (%(given)s) disagrees with epochs × dataset_tokens "
+                    "(%(product)s); give one or the other.",
+                    given=f"{data.train_tokens:g}",
+                    product=f"{product:g}",
+                ),
             )
     return errors
 
@@ -242,21 +247,49 @@ def _work_errors(data: WorkloadIn, prefix: str) -> InputErrors:
     infer = data.mode == "infer"
     for name in INFER_WORK if not infer else TRAIN_WORK:
         if getattr(data, name) is not None:
-            mode = "inference" if not infer else "training and fine-tuning"
-            errors.add(f"{prefix}.{name}", f"Only for {mode}; mode is {data.mode!r}.")
+            mode = _("inference") if not infer else _("training and fine-tuning")
+            errors.add(
+                f"{prefix}.{name}",
+                _("Only for %(mode)s; mode is '%(given)s'.", mode=mode, given=data.mode),
+            )
     errors.merge(_epoch_errors(data, prefix))
     if data.deadline_days is not None and train_tokens(data) is None:
         errors.add(
             f"{prefix}.deadline_days",
-            "Give train_tokens (or epochs and dataset_tokens): a deadline needs the work.",
+            _("Give train_tokens (or epochs and dataset_tokens): a deadline needs the work."),
         )
     length = (data.prompt_tokens or 0) + (data.output_tokens or 0)
     if "context_length" in data.model_fields_set and length > data.context_length:
         errors.add(
             f"{prefix}.prompt_tokens",
-            f"prompt_tokens + output_tokens ({length}) exceed context_length "
-            f"({data.context_length}).",
+            _(
+                "prompt_tokens + output_tokens (%(length)s) exceed context_length (%(context)s).",
+                length=length,
+                context=data.context_length,
+            ),
         )
+    return errors
+
+
+def preferred_gpu_errors(
+    data: WorkloadIn, catalog: Catalog, prefix: str = "workload"
+) -> InputErrors:
+    """Return an error when the workload prefers a GPU the catalog does not have."""
+    errors = InputErrors()
+    if data.gpu is not None and catalog.find("gpus", data.gpu) is None:
+        errors.add(f"{prefix}.gpu", _("Unknown GPU %(gpu)s.", gpu=repr(data.gpu)))
+    return errors
+
+
+def workload_errors(
+    data: WorkloadIn, *, catalog: Catalog | None = None, prefix: str = "workload"
+) -> InputErrors:
+    """Return everything wrong with a workload that its schema cannot see: a contradictory
+    model shape, work that does not fit the mode, and (given the catalog) an unknown GPU."""
+    errors = shape_errors(data, prefix)
+    errors.merge(_work_errors(data, prefix))
+    if catalog is not None:
+        errors.merge(preferred_gpu_errors(data, catalog, prefix))
     return errors
 
 
@@ -267,9 +300,7 @@ def workload_from_input(data: WorkloadIn, *, prefix: str = "workload") -> engine
     Without a context length, a request with prompt or output lengths holds exactly those
     tokens (the defaults of docs/performance.md for the one not given).
     """
-    errors = shape_errors(data, prefix)
-    errors.merge(_work_errors(data, prefix))
-    errors.raise_if_any()
+    workload_errors(data, prefix=prefix).raise_if_any()
     context = data.context_length
     if "context_length" not in data.model_fields_set and (
         data.prompt_tokens is not None or data.output_tokens is not None

@@ -21,7 +21,12 @@ from configurator.engine.sizing import (
     size_workload,
     usable_gb,
 )
-from configurator.inputs import InputErrors, build_from_input, workload_from_input
+from configurator.inputs import (
+    InputErrors,
+    build_from_input,
+    preferred_gpu_errors,
+    workload_from_input,
+)
 from configurator.models import RuleProfile, RuleSetVersion
 from configurator.schemas import EvaluateIn, RecommendIn, WorkloadIn
 from configurator.translation import localize, speaks_english
@@ -111,10 +116,8 @@ def _gpu_slug(workload: WorkloadIn, catalog) -> str | None:
     """Resolve the workload's preferred GPU (slug or name) or raise InputErrors."""
     if workload.gpu is None:
         return None
-    gpu = catalog.find("gpus", workload.gpu)
-    if gpu is None:
-        raise InputErrors({"workload.gpu": [f"Unknown GPU {workload.gpu!r}."]})
-    return gpu.slug
+    preferred_gpu_errors(workload, catalog).raise_if_any()
+    return catalog.find("gpus", workload.gpu).slug
 
 
 def _version_in(rules: selectors.RulesSnapshot, profile: str | None) -> selectors.RuleVersionRef:

@@ -27,6 +27,7 @@ def quote_json(quote: Quote, request: HttpRequest) -> dict[str, object]:
         "number": quote.number,
         "revision": quote.revision,
         "previous": quote.previous.number if quote.previous else None,
+        "next": quote.newer_revision.number if quote.newer_revision else None,
         "status": quote.status,
         "owner": quote.owner.get_username(),
         "lead": quote.lead_id,

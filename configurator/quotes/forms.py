@@ -7,7 +7,30 @@ from django.utils.translation import gettext_lazy as _
 from pydantic import ValidationError as SchemaError
 
 from configurator.schemas import BuildIn, WorkloadIn
+from configurator.web.fields import AmountField, WholeNumberField, json_from_text
 from configurator.web.models import LeadBuild
+
+MAX_ID = 2**31 - 1  # the largest primary key the databases' integer columns hold
+
+
+class SavedBuildField(WholeNumberField):
+    """A build saved to a lead, by its id: the lead's build and customer start the quote."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(min_value=1, max_value=MAX_ID, required=False, **kwargs)
+
+    def clean(self, value) -> LeadBuild | None:
+        pk = super().clean(value)
+        if pk is None:
+            return None
+        saved = LeadBuild.objects.select_related("lead").filter(pk=pk).first()
+        if saved is None:
+            raise forms.ValidationError(
+                _("This saved build no longer exists."), code="does_not_exist"
+            )
+        return saved
 
 
 class QuoteForm(forms.Form):
@@ -15,8 +38,8 @@ class QuoteForm(forms.Form):
     customer_company = forms.CharField(label=_("company"), max_length=200, required=False)
     customer_email = forms.EmailField(label=_("email"), required=False)
     customer_phone = forms.CharField(label=_("phone"), max_length=40, required=False)
-    term_months = forms.IntegerField(label=_("term, months"), min_value=1, max_value=60, initial=12)
-    discount_pct = forms.DecimalField(
+    term_months = WholeNumberField(label=_("term, months"), min_value=1, max_value=60, initial=12)
+    discount_pct = AmountField(
         label=_("discount %"), min_value=0, max_value=99.99, decimal_places=2, initial=0
     )
     build = forms.CharField(
@@ -31,18 +54,14 @@ class QuoteForm(forms.Form):
         help_text=_("Optional, as JSON: the workload the build is for."),
     )
 
-    saved_build = forms.IntegerField(widget=forms.HiddenInput, required=False)
+    saved_build = SavedBuildField(label=_("saved build"))
 
     def _schema_field(self, name: str, schema):
         text = self.cleaned_data.get(name, "").strip()
         if not text:
             return None
         try:
-            return schema.model_validate(json.loads(text))
-        except json.JSONDecodeError as error:
-            raise forms.ValidationError(
-                _("Not valid JSON: %(error)s"), params={"error": error.msg}
-            ) from error
+            return schema.model_validate(json_from_text(text))
         except SchemaError as error:
             raise forms.ValidationError(
                 [
@@ -57,15 +76,6 @@ class QuoteForm(forms.Form):
     def clean_workload(self) -> WorkloadIn | None:
         return self._schema_field("workload", WorkloadIn)
 
-    def clean_saved_build(self) -> LeadBuild | None:
-        pk = self.cleaned_data.get("saved_build")
-        if pk is None:
-            return None
-        saved = LeadBuild.objects.select_related("lead").filter(pk=pk).first()
-        if saved is None:
-            raise forms.ValidationError(_("This saved build no longer exists."))
-        return saved
-
     @classmethod
     def initial_from(cls, saved: LeadBuild) -> dict[str, object]:
         """Return the form's starting values for a build saved to a lead: its customer too."""
@@ -79,6 +89,13 @@ class QuoteForm(forms.Form):
             "workload": json.dumps(saved.workload) if saved.workload else "",
             "saved_build": saved.pk,
         }
+
+
+class QuoteStartForm(forms.Form):
+    """Where `/quotes/new/` starts, from its query string: a build saved to a lead, or JSON."""
+
+    saved_build = SavedBuildField(label=_("saved build"))
+    build = forms.CharField(required=False)
 
 
 class TransitionForm(forms.Form):

@@ -27,12 +27,17 @@ class Status(models.TextChoices):
     ACCEPTED = "accepted", pgettext_lazy("quote status", "accepted")
     EXPIRED = "expired", _("expired")
     CANCELLED = "cancelled", _("cancelled")
+    # Issued, then re-quoted: the customer's link shows it, replaced, and it is not accepted.
+    SUPERSEDED = "superseded", _("superseded")
 
 
 # The content of a quote may change only while its owner is still working on it.
 EDITABLE = frozenset({Status.DRAFT, Status.RETURNED})
-# A quote that can no longer be edited is revised by re-quoting it.
-REQUOTABLE = frozenset({Status.ISSUED, Status.ACCEPTED, Status.EXPIRED, Status.CANCELLED})
+# A quote that can no longer be edited is revised by re-quoting it (once: a superseded quote
+# has its newer revision already).
+REQUOTABLE = frozenset(
+    {Status.ISSUED, Status.ACCEPTED, Status.EXPIRED, Status.CANCELLED, Status.SUPERSEDED}
+)
 # Fields a status change writes; everything else is the quote's content.
 STATUS_FIELDS = frozenset({"status", "issued_at", "updated_at"})
 
@@ -177,6 +182,11 @@ class Quote(models.Model):
     @property
     def editable(self) -> bool:
         return self.status in EDITABLE
+
+    @property
+    def newer_revision(self) -> "Quote | None":
+        """Return the quote that revises this one, if it has been re-quoted."""
+        return getattr(self, "next_revision", None)
 
 
 class QuoteEvent(models.Model):

@@ -86,6 +86,9 @@ def _styles() -> dict[str, ParagraphStyle]:
             "h2", parent=base, fontSize=11, leading=15, spaceBefore=8, spaceAfter=4
         ),
         "small": ParagraphStyle("small", parent=base, fontSize=7.5, leading=9.5, textColor=MUTED),
+        "superseded": ParagraphStyle(
+            "superseded", parent=base, fontSize=10, leading=13, textColor=FAIL
+        ),
     }
 
 
@@ -136,7 +139,26 @@ def _header(quote: Quote, styles) -> list:
         [both(_("Issued")), issued, both(_("Valid until")), quote.valid_until.isoformat()],
     ]
     table = _table(rows, [36 * mm, 36 * mm, 30 * mm, 78 * mm], header=False)
-    return [Paragraph(markup(both(_("Quotation"))), styles["title"]), Spacer(0, 3 * mm), table]
+    return [
+        Paragraph(markup(both(_("Quotation"))), styles["title"]),
+        *_superseded(quote, styles),
+        Spacer(0, 3 * mm),
+        table,
+    ]
+
+
+def _superseded(quote: Quote, styles) -> list:
+    """Mark a quote that was re-quoted after issue: replaced, and no longer to be accepted."""
+    revision = quote.newer_revision
+    if quote.status != Status.SUPERSEDED or revision is None:
+        return []
+    template = _(
+        "Superseded: replaced by quotation %(number)s. This quotation can no longer be accepted."
+    )
+    return [Spacer(0, 2 * mm)] + [
+        Paragraph(markup(line), styles["superseded"])
+        for line in both_lines(template, {"number": revision.number})
+    ]
 
 
 def _term_total(months: int) -> tuple[str, str]:

@@ -1,5 +1,6 @@
 """Reads: the bill of materials of a build, the quotes a user may see, the recipe baseline."""
 
+import re
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -16,6 +17,8 @@ from configurator.quotes.models import Quote, Status
 from configurator.schemas import BuildIn
 
 CENT = Decimal("0.01")
+# `Q-2026-000123` as `services._next_number` writes it (more digits past a million a year).
+QUOTE_NUMBER = re.compile(r"Q-[0-9]{4}-[0-9]{6,9}", re.ASCII)
 KIND_OF_LINE = {  # BOM line kind -> catalog kind key
     "platform": "platforms",
     "cpu": "cpus",
@@ -196,7 +199,13 @@ def quotes_visible_to(user: AbstractBaseUser) -> QuerySet[Quote]:
 
 
 def quote_for(user: AbstractBaseUser, number: str) -> Quote | None:
-    """Return the quote with this number if the user may read it, else None."""
+    """Return the quote with this number if the user may read it, else None.
+
+    Text that is no quote number names no quote, and is not sent to the database: PostgreSQL
+    refuses a NUL in a query (a 500 before this check).
+    """
+    if not QUOTE_NUMBER.fullmatch(number):
+        return None
     return quotes_visible_to(user).filter(number=number).first()
 
 

@@ -3,8 +3,8 @@
 The workflow (docs/quotes.md):
 
     draft ─submit→ submitted ─approve→ approved ─issue→ issued ─accept→ accepted
-      ↑                └─return→ returned ─submit→ …        └─(validity ends)→ expired
-    any status before accepted ─cancel→ cancelled
+      ↑                └─return→ returned ─submit→ …        ├─(validity ends)→ expired
+    any status before accepted ─cancel→ cancelled            └─re-quote→ superseded
 
 A transition locks the quote's row and checks the status it finds, so of two architects who
 approve and return at once, one succeeds and the other is refused with nothing written.
@@ -250,6 +250,8 @@ def _transition(quote: Quote, *, action: str, user, comment: str = "") -> Quote:
             {"action": [_("Your role may not do this: %(action)s.") % {"action": _verb(action)}]},
         )
     quote = _locked(quote)
+    if quote.status == Status.SUPERSEDED:
+        raise TransitionRefused(409, {"action": [_superseded_message(quote, action)]})
     if quote.status not in step.sources:
         raise TransitionRefused(
             409,
@@ -304,6 +306,18 @@ def _transition(quote: Quote, *, action: str, user, comment: str = "") -> Quote:
     quote.save(update_fields=fields)
     _record(quote, action=action, before=before, user=user, comment=comment.strip())
     return quote
+
+
+def _superseded_message(quote: Quote, action: str) -> str:
+    revision = quote.newer_revision
+    return _(
+        "Quote %(number)s was replaced by %(revision)s: it cannot be %(action)s any more; "
+        "work on %(revision)s instead."
+    ) % {
+        "number": quote.number,
+        "revision": revision.number if revision else "—",
+        "action": _verb(action),
+    }
 
 
 def _verb(action: str) -> str:
@@ -381,9 +395,11 @@ def quotes_expire(*, today: date | None = None) -> int:
 def quote_requote(*, quote: Quote, user: AbstractBaseUser, valid_days: int | None = None) -> Quote:
     """Create the next revision of a quote, priced and evaluated now, linked to the old one.
 
-    The old quote stays as it was. Only a quote that can no longer change (issued, accepted,
-    expired or cancelled) and has no newer revision yet is re-quoted; a draft or returned quote
-    is edited, a submitted or approved one cancelled first.
+    Only a quote that can no longer change (issued, accepted, expired or cancelled) and has no
+    newer revision yet is re-quoted; a draft or returned quote is edited, a submitted or
+    approved one cancelled first. An issued original is superseded: its customer link shows it
+    replaced and it can no longer be accepted (nor cancelled or expired). Accepted, expired and
+    cancelled originals keep their status: none of them can be accepted any more.
     """
     quote = _locked(quote)
     if quote.status not in REQUOTABLE:
@@ -398,7 +414,7 @@ def quote_requote(*, quote: Quote, user: AbstractBaseUser, valid_days: int | Non
         )
     if Quote.objects.filter(previous=quote).exists():
         raise TransitionRefused(409, {"quote": [_("This quote already has a newer revision.")]})
-    return quote_create(
+    revision = quote_create(
         owner=user,
         customer=Customer(
             quote.customer_name,
@@ -413,3 +429,9 @@ def quote_requote(*, quote: Quote, user: AbstractBaseUser, valid_days: int | Non
         valid_days=valid_days,
         previous=quote,
     )
+    if quote.status == Status.ISSUED:
+        quote.status = Status.SUPERSEDED
+        quote.save(update_fields=["status", "updated_at"])
+        comment = _("Replaced by %(number)s") % {"number": revision.number}
+        _record(quote, action="supersede", before=Status.ISSUED, user=user, comment=comment)
+    return revision

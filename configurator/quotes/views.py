@@ -20,9 +20,8 @@ from django.views.decorators.vary import vary_on_headers
 from configurator.inputs import InputErrors
 from configurator.quotes import links, selectors, services
 from configurator.quotes.api import pdf_response
-from configurator.quotes.forms import QuoteForm, TransitionForm
+from configurator.quotes.forms import QuoteForm, QuoteStartForm, TransitionForm
 from configurator.quotes.models import REQUOTABLE, Quote, Status
-from configurator.web.models import LeadBuild
 
 staff_quotes = permission_required("quotes.view_quote", raise_exception=True)
 
@@ -65,12 +64,17 @@ def _apply_errors(form: QuoteForm, errors: dict[str, list[str]]) -> None:
 @require_http_methods(["GET", "POST"])
 def quote_new(request: HttpRequest) -> HttpResponse:
     """Create a draft quote from a build: one saved to a lead (?saved_build=), or ?build= JSON."""
-    initial: dict[str, object] = {"build": request.GET.get("build", "")}
-    if request.GET.get("saved_build", "").isdigit() and request.user.has_perm("web.view_lead"):
-        saved = LeadBuild.objects.select_related("lead").filter(pk=request.GET["saved_build"])
-        if not saved.exists():
+    query = request.GET.copy()
+    if not request.user.has_perm("web.view_lead"):
+        query.pop("saved_build", None)  # leads are not theirs to read
+    start = QuoteStartForm(query)
+    if not start.is_valid():
+        if start.has_error("saved_build", code="does_not_exist"):
             raise Http404("No such saved build")
-        initial = QuoteForm.initial_from(saved.get())
+        context = {"form": QuoteForm(), "start_form": start}
+        return render(request, "quotes/new.html", context, status=400)
+    saved = start.cleaned_data["saved_build"]
+    initial = QuoteForm.initial_from(saved) if saved else {"build": start.cleaned_data["build"]}
     form = QuoteForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -88,7 +92,8 @@ def quote_new(request: HttpRequest) -> HttpResponse:
             _apply_errors(form, error.errors)
         else:
             return redirect("quotes:detail", number=quote.number)
-    return render(request, "quotes/new.html", {"form": form})
+    status = 400 if form.errors else 200  # a bad field is the client's mistake
+    return render(request, "quotes/new.html", {"form": form}, status=status)
 
 
 def _customer(data: dict) -> services.Customer:
@@ -273,4 +278,9 @@ def customer_quote(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404("Unknown link")
     if "pdf" in request.GET:
         return pdf_response(quote, download=True)
-    return render(request, "quotes/customer.html", {"quote": quote, "token": token})
+    context = {"quote": quote, "token": token}
+    if replacement := links.customer_replacement(quote):
+        number, revision_token = replacement
+        context["replaced_by"] = number
+        context["replaced_by_url"] = reverse_customer(revision_token) if revision_token else None
+    return render(request, "quotes/customer.html", context)

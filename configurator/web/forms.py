@@ -6,12 +6,18 @@ import re
 
 from django import forms
 from django.core.validators import RegexValidator
+from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
+from configurator.engine.catalog import Catalog
 from configurator.engine.performance import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
-from configurator.schemas import MAX_GPUS_PER_NODE, MAX_NODES
+from configurator.inputs import workload_errors
+from configurator.schemas import MAX_GPUS_PER_NODE, MAX_NODES, WorkloadIn
+from configurator.translation import localize
 from configurator.web.configuration import WORK_FIELDS, Configuration, WorkloadChoice
+from configurator.web.fields import NumberField, WholeNumberField
 from configurator.web.models import Lead
+from configurator.web.services import RECOMMENDATIONS
 
 BOOLEAN_CHOICES = [("true", _("yes")), ("false", _("no"))]
 MODE_CHOICES = [("train", _("training")), ("finetune", _("fine-tuning")), ("infer", _("inference"))]
@@ -19,7 +25,7 @@ PRECISION_CHOICES = [(p, p) for p in ("bf16", "fp16", "fp8", "fp32", "int8", "in
 # The API's defaults for the optional build fields (api.md "Evaluate a build").
 API_DEFAULTS = {"platform": "", "nodes": 1, "nics": 0, "nic": "", "numa_binding": True}
 # `4+4` as api.md writes it; a `+` left unescaped in a URL arrives as a space (`4 4`).
-SPLIT = re.compile(r"^\d{1,2}([+ ]\d{1,2})?$")
+SPLIT = re.compile(r"^[0-9]{1,2}([+ ][0-9]{1,2})?\Z")
 
 
 def _boolean(value: str) -> bool:
@@ -38,9 +44,9 @@ class ConfigurationForm(forms.Form):
 
     platform = forms.CharField(label=_("Platform"), max_length=120, required=False)
     cpu = forms.CharField(label=_("CPU"), max_length=120, required=False)
-    cpu_count = forms.IntegerField(label=_("CPU sockets"), min_value=1, max_value=2, required=False)
+    cpu_count = WholeNumberField(label=_("CPU sockets"), min_value=1, max_value=2, required=False)
     gpu = forms.CharField(label=_("GPU"), max_length=120, required=False)
-    gpu_count = forms.IntegerField(
+    gpu_count = WholeNumberField(
         label=_("GPUs per node"), min_value=1, max_value=MAX_GPUS_PER_NODE, required=False
     )
     gpus_per_socket = forms.CharField(
@@ -49,17 +55,17 @@ class ConfigurationForm(forms.Form):
         required=False,
         validators=[RegexValidator(SPLIT, _("Write the GPUs of each socket as 4+4."))],
     )
-    memory_gb = forms.IntegerField(
+    memory_gb = WholeNumberField(
         label=_("System memory (GB)"), min_value=1, max_value=65536, required=False
     )
     memory_ecc = BooleanChoiceField(label=_("ECC memory"), required=False)
-    psu_watts = forms.IntegerField(
+    psu_watts = WholeNumberField(
         label=_("Usable PSU output (W)"), min_value=1, max_value=100000, required=False
     )
     nvlink = BooleanChoiceField(label=_("NVLink"), required=False)
     numa_binding = BooleanChoiceField(label=_("NUMA binding"), required=False)
-    nodes = forms.IntegerField(label=_("Nodes"), min_value=1, max_value=MAX_NODES, required=False)
-    nics = forms.IntegerField(label=_("Network cards"), min_value=0, max_value=16, required=False)
+    nodes = WholeNumberField(label=_("Nodes"), min_value=1, max_value=MAX_NODES, required=False)
+    nics = WholeNumberField(label=_("Network cards"), min_value=0, max_value=16, required=False)
     nic = forms.CharField(label=_("Network card model"), max_length=120, required=False)
 
     def has_build(self) -> bool:
@@ -92,46 +98,50 @@ class ConfigurationForm(forms.Form):
 class WorkloadForm(forms.Form):
     """The customer's workload: optional as a whole, complete when given."""
 
-    model_params_b = forms.FloatField(
+    model_params_b = NumberField(
         label=_("Model size (billion parameters)"), min_value=0.1, max_value=20000, required=False
     )
     mode = forms.ChoiceField(label=_("Mode"), choices=MODE_CHOICES, required=False)
-    batch_size = forms.IntegerField(
+    batch_size = WholeNumberField(
         label=_("Batch size"), min_value=1, max_value=65536, required=False
     )
     precision = forms.ChoiceField(label=_("Precision"), choices=PRECISION_CHOICES, required=False)
-    context_length = forms.IntegerField(
+    context_length = WholeNumberField(
         label=_("Context length (tokens)"), min_value=1, max_value=4_194_304, required=False
     )
     prefer_gpu = forms.CharField(label=_("Preferred GPU"), max_length=120, required=False)
-    train_tokens = forms.FloatField(
+    train_tokens = NumberField(
         label=_("Tokens to train on"), min_value=1, max_value=1e16, required=False
     )
-    epochs = forms.FloatField(label=_("Epochs"), min_value=0.01, max_value=1e6, required=False)
-    dataset_tokens = forms.FloatField(
+    epochs = NumberField(label=_("Epochs"), min_value=0.01, max_value=1e6, required=False)
+    dataset_tokens = NumberField(
         label=_("Tokens in the data set"), min_value=1, max_value=1e16, required=False
     )
-    deadline_days = forms.FloatField(
+    deadline_days = NumberField(
         label=_("Deadline (days)"), min_value=0.01, max_value=3650, required=False
     )
-    concurrent_users = forms.IntegerField(
+    concurrent_users = WholeNumberField(
         label=_("Concurrent users"), min_value=1, max_value=1_000_000, required=False
     )
-    prompt_tokens = forms.IntegerField(
+    prompt_tokens = WholeNumberField(
         label=_("Prompt tokens per request"), min_value=1, max_value=4_194_304, required=False
     )
-    output_tokens = forms.IntegerField(
+    output_tokens = WholeNumberField(
         label=_("Output tokens per request"), min_value=1, max_value=4_194_304, required=False
     )
-    target_tokens_per_s = forms.FloatField(
+    target_tokens_per_s = NumberField(
         label=_("Output tokens per second to serve"), min_value=1, max_value=1e9, required=False
     )
-    target_ttft_s = forms.FloatField(
+    target_ttft_s = NumberField(
         label=_("Time to first token within (seconds)"),
         min_value=0.001,
         max_value=3600,
         required=False,
     )
+
+    def __init__(self, *args, catalog: Catalog | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.catalog = catalog  # to check the preferred GPU as the API does
 
     def clean(self) -> dict:
         cleaned = super().clean()
@@ -139,7 +149,22 @@ class WorkloadForm(forms.Form):
         if (size is None) != (not mode) and "model_params_b" not in self.errors:
             missing = "mode" if size is not None else "model_params_b"
             self.add_error(missing, _("Give both the model size and the mode, or neither."))
+        if not self.errors and (workload := self.workload()) is not None:
+            self._add_api_errors(workload)
         return cleaned
+
+    def _add_api_errors(self, workload: WorkloadChoice) -> None:
+        """Refuse what the API refuses in the same workload (the other mode's work fields, a
+        deadline without the work, …), each error on the field that carries it, so the page
+        never hands the recommender or the evaluation a workload they would refuse."""
+        prefer = self.cleaned_data.get("prefer_gpu") or None
+        data = WorkloadIn(**workload.workload_input(), gpu=prefer)
+        errors = workload_errors(data, catalog=self.catalog)
+        for path, messages in errors.errors.items():
+            name = path.removeprefix("workload.")
+            name = "prefer_gpu" if name == "gpu" else name  # the API's `gpu` is this form's
+            for message in messages:
+                self.add_error(name if name in self.fields else None, localize(message))
 
     def workload(self) -> WorkloadChoice | None:
         """Return the workload typed; without a context length, one that holds the prompt and
@@ -169,11 +194,39 @@ PHONE = RegexValidator(
 )
 
 
+class PickForm(forms.Form):
+    """Which of the recommended builds to show (`pick`, written by each card's link)."""
+
+    pick = WholeNumberField(
+        label=_("Recommended build"), min_value=0, max_value=RECOMMENDATIONS - 1, required=False
+    )
+
+
+class BuildQueryField(forms.CharField):
+    """The build on screen as its permalink's query string; every bad field in it is named."""
+
+    widget = forms.HiddenInput
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(max_length=2000, **kwargs)
+
+    def validate(self, value: str) -> None:
+        super().validate(value)
+        query = QueryDict(value)
+        problems = []
+        for form in (ConfigurationForm(query), WorkloadForm(query)):
+            for name, messages in form.errors.items():
+                label = form.fields[name].label if name in form.fields else name
+                problems += [f"{label} ({name}): {message}" for message in messages]
+        if problems:
+            raise forms.ValidationError(problems, code="invalid")
+
+
 class LeadForm(forms.ModelForm):
     """A customer's quote request; the build and workload come from the page."""
 
     phone = forms.CharField(label=_("Phone"), max_length=30, validators=[PHONE])
-    build = forms.CharField(widget=forms.HiddenInput, max_length=2000)
+    build = BuildQueryField(label=_("Build"))
 
     class Meta:
         model = Lead
@@ -183,7 +236,7 @@ class LeadForm(forms.ModelForm):
 class LeadBuildForm(forms.Form):
     """Save the build on screen to a lead, with a note."""
 
-    build = forms.CharField(widget=forms.HiddenInput, max_length=2000)
+    build = BuildQueryField(label=_("Build"))
     note = forms.CharField(label=_("Note"), max_length=1000, required=False, widget=forms.Textarea)
 
 

@@ -26,7 +26,7 @@ from configurator.web.configuration import (
     Configuration,
     query_value,
 )
-from configurator.web.forms import PRECISION_CHOICES
+from configurator.web.forms import PRECISION_CHOICES, PickForm
 from configurator.web.options import Adjustment, Choices, choices
 from configurator.web.reading import Request
 from configurator.web.services import Assessment, Recommended, permalink_query
@@ -459,6 +459,11 @@ def configurator_context(
             if k in (*WORKLOAD_FIELDS, "prefer_gpu", *WORK_FIELDS)
         },
         "prefer_gpu": request.prefer_gpu,
+        # `pick` comes from a card's link, not a field: its message stands above the cards.
+        "pick_errors": [
+            f"{PickForm.base_fields['pick'].label} (pick): {message}"
+            for message in request.errors.get("pick", [])
+        ],
         "gpus": catalog.offered.gpus,
         "precisions": [value for value, _ in PRECISION_CHOICES],
     }

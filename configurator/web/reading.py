@@ -14,7 +14,7 @@ from configurator.web.configuration import (
     Configuration,
     WorkloadChoice,
 )
-from configurator.web.forms import ConfigurationForm, WorkloadForm
+from configurator.web.forms import ConfigurationForm, PickForm, WorkloadForm
 from configurator.web.options import Adjustment, conform
 
 
@@ -27,6 +27,7 @@ class Request:
     prefer_gpu: str
     start: str  # "", a recipe code, or "recommend"
     workload_values: dict[str, str]  # as typed, so an unfinished workload is not lost
+    pick: int = 0  # which recommended build to show (a bad `pick` is in `errors`)
 
 
 def read_query(query: QueryDict, *, snapshot: services.Snapshot | None = None) -> Request:
@@ -55,10 +56,13 @@ def read_query(query: QueryDict, *, snapshot: services.Snapshot | None = None) -
 
         config = form.configuration(base, gpu_has_nvlink=has_nvlink)
     config, adjustments = conform(config, catalog.everything)
-    workload_form = WorkloadForm(query)
+    workload_form = WorkloadForm(query, catalog=catalog.everything)
     workload_form.is_valid()
-    errors = {name: list(messages) for name, messages in form.errors.items()}
-    errors.update({name: list(messages) for name, messages in workload_form.errors.items()})
+    pick_form = PickForm(query)
+    pick_form.is_valid()
+    errors = {}
+    for each in (form, workload_form, pick_form):
+        errors.update({name: list(messages) for name, messages in each.errors.items()})
     workload = workload_form.workload() if not workload_form.errors else None
     values = {name: query.get(name, "")[:40] for name in (*WORKLOAD_FIELDS, *WORK_FIELDS)}
     if workload is not None:
@@ -73,4 +77,5 @@ def read_query(query: QueryDict, *, snapshot: services.Snapshot | None = None) -
         if workload_form.is_bound
         else "",
         start=start,
+        pick=pick_form.cleaned_data.get("pick") or 0,
     )

@@ -31,6 +31,7 @@ from configurator.web.options import complete
 from configurator.web.pricing import Bill, bill_of_materials
 
 DEFAULT_RECIPE = "S2"  # the page opens on the guide's mid-size training recipe
+RECOMMENDATIONS = 3  # builds the configurator shows for a workload
 # The catalog and rules a request works on; read once per request (`selectors.snapshots`).
 Snapshot = selectors.Snapshots
 
@@ -183,7 +184,7 @@ class Recommended:
 
 
 def workload_recommend(
-    *, workload: WorkloadChoice, prefer_gpu: str | None = None, limit: int = 3
+    *, workload: WorkloadChoice, prefer_gpu: str | None = None, limit: int = RECOMMENDATIONS
 ) -> tuple[list[Recommended], str | None]:
     """Return the recommender's builds for a workload as configurations, and its reason."""
     payload = RecommendIn(

@@ -60,8 +60,7 @@ def _configurator(
         found, reason = services.workload_recommend(
             workload=read.workload, prefer_gpu=read.prefer_gpu
         )
-        pick = query.get("pick", "0")
-        chosen = int(pick) if pick.isdigit() and int(pick) < len(found) else 0
+        chosen = read.pick if read.pick < len(found) else 0
         recommendations = presenters.recommendation_cards(
             found, read.workload, snapshot[0], query=query, chosen=chosen
         )
@@ -237,7 +236,7 @@ def presales_lead_save(request: HttpRequest, pk: int) -> HttpResponse:
     lead = get_object_or_404(Lead, pk=pk)
     form = LeadBuildForm(request.POST)
     if not form.is_valid():
-        context = {"lead": lead, "saved": lead.builds.all()[:20], "save_errors": form.errors}
+        context = {"lead": lead, "saved": lead.builds.all()[:20], "save_refused": form}
         return render(request, "web/presales_lead.html#saved", context, status=400)
     read = read_query(QueryDict(form.cleaned_data["build"]))
     assessment = services.configuration_assess(config=read.config, workload=read.workload)

@@ -65,3 +65,16 @@ def make_quote(presales):
         )
 
     return make
+
+
+@pytest.fixture
+def make_issued(make_quote, presales, architect):
+    """Write a quote and take it through review to the customer: issued."""
+
+    def make(**kwargs):
+        quote = make_quote(**kwargs)
+        services.quote_submit(quote=quote, user=presales)
+        services.quote_approve(quote=quote, user=architect)
+        return services.quote_issue(quote=quote, user=presales)
+
+    return make

@@ -38,7 +38,7 @@ def test_presales_create_a_draft_from_a_build(presales_client):
 
 def test_a_bad_build_shows_the_field_and_saves_nothing(presales_client):
     response = presales_client.post("/quotes/new/", {**FORM, "build": '{"cpu": "x"}'})
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "cpu_count" in response.content.decode()
     response = presales_client.post(
         "/quotes/new/", {**FORM, "build": json.dumps({**GOOD_BUILD, "gpu": "voodoo-2"})}
