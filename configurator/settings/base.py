@@ -8,6 +8,7 @@ CSRF_TRUSTED_ORIGINS  comma-separated origins (https://configurator.example.com)
 """
 
 import os
+import tempfile
 from datetime import timedelta
 from pathlib import Path
 
@@ -246,6 +247,14 @@ IMPORT_EXPORT_ESCAPE_FORMULAE_ON_EXPORT = True
 CATALOG_IMPORT_MAX_BYTES = env_int("CATALOG_IMPORT_MAX_BYTES", default=16 * 1024 * 1024)
 # Longer sheets are checked and imported by a background task with progress (catalog.imports).
 CATALOG_IMPORT_INLINE_ROWS = env_int("CATALOG_IMPORT_INLINE_ROWS", default=1000)
+# A previewed sheet waits for its confirmation under a random name in a folder of its own, and
+# the confirmation may name only a sheet stored for the same user this long ago at most
+# (catalog.import_files; django-import-export's default opens any name in the temp directory).
+IMPORT_EXPORT_TMP_STORAGE_CLASS = "catalog.import_files.ImportFileStorage"
+CATALOG_IMPORT_TMP_DIR = os.environ.get(
+    "CATALOG_IMPORT_TMP_DIR", str(Path(tempfile.gettempdir()) / "configurator-imports")
+)
+CATALOG_IMPORT_KEEP_SECONDS = env_int("CATALOG_IMPORT_KEEP_SECONDS", default=3600)
 
 # Background work (big imports, fleet audits, bulk PDFs) runs on Django's tasks API with the
 # database backend of django-tasks-db: `manage.py db_worker` runs the queue (README).
