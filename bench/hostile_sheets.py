@@ -10,8 +10,9 @@ The sheets are the builders of `tests/fleet/sheets.py`.
 The body case serves the app with gunicorn (the committed `gunicorn.conf.py`, one sync
 worker, `DEBUG=1` so that no database or collected static files are needed) on
 127.0.0.1:8102 with a temporary directory of its own, sends a 300 MB multipart POST with a
-self-made CSRF cookie, and reports the answer, its time, the most the temporary directory
-held while the request ran, and how much the worker's peak memory grew.
+self-made CSRF cookie (and the same-origin Referer any client can send), and reports the
+answer, its time, the most the temporary directory held while the request ran, and how much
+the worker's peak memory grew.
 """
 
 import argparse
@@ -206,8 +207,9 @@ def post_body(path: str, megabytes: int) -> tuple[str, float, int]:
     token = secrets.token_hex(16)
     request = (
         f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\nX-Forwarded-Proto: https\r\n"
-        f"Cookie: csrftoken={token}\r\nContent-Type: multipart/form-data; boundary={boundary}"
-        f"\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n"
+        f"Referer: https://{HOST}/\r\nCookie: csrftoken={token}\r\n"
+        f"Content-Type: multipart/form-data; boundary={boundary}\r\n"
+        f"Content-Length: {length}\r\nConnection: close\r\n\r\n"
     ).encode()
     started = time.perf_counter()
     sent = 0
