@@ -17,7 +17,14 @@ from catalog.import_files import ImportFileGone, signed_name, unsigned_name
 from catalog.imports import import_job_start
 from catalog.models import Cpu, Gpu, ImportJob, MemoryModule, Nic, Platform, Psu
 from catalog.resources import RESOURCE_OF
-from catalog.spreadsheets import FORMATS, SafeCSV, SafeXLSX, XlsxRefused, xlsx_checked
+from catalog.spreadsheets import (
+    FORMATS,
+    SafeCSV,
+    SafeXLSX,
+    SheetRefused,
+    XlsxRefused,
+    xlsx_checked,
+)
 
 ZIP_START = b"PK\x03\x04"
 
@@ -107,6 +114,13 @@ class CatalogAdmin(ImportExportModelAdmin, SimpleHistoryAdmin):
             model=self.model, file_name=upload.name, file_format=key, data=data, rows=rows,
             user=request.user,
         )  # fmt: skip
+
+    def add_data_read_fail_error_to_form(self, form, e) -> None:
+        # Our readers say why in words (catalog.spreadsheets); the library names the exception.
+        if isinstance(e, SheetRefused):
+            form.add_error("import_file", str(e))
+        else:
+            super().add_data_read_fail_error_to_form(form, e)
 
     def get_confirm_form_class(self, request):
         return SignedConfirmImportForm

@@ -68,7 +68,7 @@ def decoded(data: bytes) -> str:
             return data.decode(encoding)
         except UnicodeDecodeError:
             continue
-    raise ValueError(_("The CSV file is neither UTF-8 nor GBK text."))
+    raise SheetRefused(_("The CSV file is neither UTF-8 nor GBK text."))
 
 
 # -- XLSX: a budget checked before openpyxl reads a byte ---------------------------------------
@@ -100,7 +100,11 @@ class XlsxLimits:
 XLSX_LIMITS = XlsxLimits()
 
 
-class XlsxRefused(ValueError):
+class SheetRefused(ValueError):
+    """The sheet cannot be imported as it is; the text says why, for the user to read."""
+
+
+class XlsxRefused(SheetRefused):
     """The XLSX is over a limit, or is not one openpyxl may be given; the text says which."""
 
 
@@ -327,7 +331,10 @@ class SafeCSV(FormulaEscaping, CSV):
     def create_dataset(self, in_stream, **kwargs):
         if isinstance(in_stream, bytes):
             in_stream = decoded(in_stream)
-        return super().create_dataset(in_stream, **kwargs)
+        dataset = super().create_dataset(in_stream, **kwargs)
+        if dataset.height and not dataset.headers:
+            raise SheetRefused(_("The first line of the sheet is empty: it must name the columns."))
+        return dataset
 
     def row_count(self, data: bytes) -> int:
         """Return how many rows below the header the sheet holds."""

@@ -39,7 +39,14 @@ from tests.catalog.test_admin import (
     preview_text,
 )
 from tests.factories import UserFactory
-from tests.fleet.sheets import entity_bomb, excel_xlsx_bytes, extent_bomb, shared_strings_bomb
+from tests.fleet.sheets import (
+    entity_bomb,
+    excel_members,
+    excel_xlsx_bytes,
+    extent_bomb,
+    shared_strings_bomb,
+    zipped,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -206,3 +213,27 @@ def test_the_catalog_import_and_the_fleet_upload_read_within_the_same_limits():
     from configurator.fleet import sheet
 
     assert SafeXLSX.limits is sheet.open_sheet.__kwdefaults__["limits"] is XLSX_LIMITS
+
+
+def test_a_refusal_found_while_reading_is_told_in_words(architect_client):
+    # The zip passes (three row elements); the reader refuses row 900,000 when it gets there.
+    members = excel_members([("slug", "name")], header=("slug", "name"))
+    sheet = members["xl/worksheets/sheet1.xml"].replace('<dimension ref="A1:B2"/>', "")
+    members["xl/worksheets/sheet1.xml"] = sheet.replace(
+        "</sheetData>", '<row r="900000"><c r="A900000"><v>1</v></c></row></sheetData>'
+    )
+    upload = SimpleUploadedFile("gpus.xlsx", zipped(members))
+
+    response = preview(architect_client, "gpu", upload, fmt="1")
+
+    assert response.status_code == 200
+    assert "more than 200,000 rows below its header" in preview_text(response)
+
+
+def test_a_csv_whose_first_line_is_empty_is_a_form_error(architect_client):
+    upload = SimpleUploadedFile("gpus.csv", b"\nl40s-test,NVIDIA L40S\n")
+
+    response = preview(architect_client, "gpu", upload)
+
+    assert response.status_code == 200
+    assert "The first line of the sheet is empty" in preview_text(response)
