@@ -9,14 +9,24 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from import_export.admin import ImportExportModelAdmin
 from import_export.formats.base_formats import XLSX
-from import_export.forms import ImportForm
+from import_export.forms import ConfirmImportForm, ImportForm
 
 from catalog import resources
+from catalog.import_files import ImportFileGone, signed_name, unsigned_name
 from catalog.imports import import_job_start
 from catalog.models import Cpu, Gpu, ImportJob, MemoryModule, Nic, Platform, Psu
 from catalog.resources import RESOURCE_OF
-from catalog.spreadsheets import FORMATS, SafeCSV, SafeXLSX
+from catalog.spreadsheets import (
+    FORMATS,
+    SafeCSV,
+    SafeXLSX,
+    SheetRefused,
+    XlsxRefused,
+    xlsx_checked,
+)
 from configurator.history_admin import HistoryAdmin
+
+ZIP_START = b"PK\x03\x04"
 
 
 class CatalogImportForm(ImportForm):
@@ -28,7 +38,34 @@ class CatalogImportForm(ImportForm):
                 _("The file is %(size)s bytes; sheets up to %(limit)s bytes are accepted."),
                 params={"size": upload.size, "limit": limit},
             )
+        # An XLSX (any zip) is checked before openpyxl opens it (catalog.spreadsheets).
+        start = upload.read(len(ZIP_START))
+        upload.seek(0)
+        if start == ZIP_START:
+            try:
+                xlsx_checked(upload.file)
+            except XlsxRefused as error:
+                raise forms.ValidationError(str(error)) from error
         return upload
+
+
+class SignedConfirmImportForm(ConfirmImportForm):
+    """The confirmation step: it names only a sheet stored for this user, and not long ago."""
+
+    GONE = _(
+        "The sheet to import is no longer here (it was imported already, or it was previewed "
+        "too long ago). Upload it again."
+    )
+
+    def __init__(self, *args, user, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_import_file_name(self) -> str:
+        try:
+            return unsigned_name(self.cleaned_data["import_file_name"], user=self.user)
+        except ImportFileGone as error:
+            raise forms.ValidationError(self.GONE) from error
 
 
 class CatalogAdmin(ImportExportModelAdmin, HistoryAdmin):
@@ -67,7 +104,7 @@ class CatalogAdmin(ImportExportModelAdmin, HistoryAdmin):
         upload = form.cleaned_data["import_file"]
         data = b"".join(upload.chunks())
         try:
-            rows = len(file_format().create_dataset(data))
+            rows = file_format().row_count(data)  # an XLSX's from its zip, without parsing it
         except Exception:  # unreadable: the inline path says why
             return None
         if rows <= settings.CATALOG_IMPORT_INLINE_ROWS:
@@ -77,6 +114,43 @@ class CatalogAdmin(ImportExportModelAdmin, HistoryAdmin):
             model=self.model, file_name=upload.name, file_format=key, data=data, rows=rows,
             user=request.user,
         )  # fmt: skip
+
+    def add_data_read_fail_error_to_form(self, form, e) -> None:
+        # Our readers say why in words (catalog.spreadsheets); the library names the exception.
+        if isinstance(e, SheetRefused):
+            form.add_error("import_file", str(e))
+        else:
+            super().add_data_read_fail_error_to_form(form, e)
+
+    def get_confirm_form_class(self, request):
+        return SignedConfirmImportForm
+
+    def get_confirm_form_kwargs(self, request, import_form=None) -> dict:
+        return {**super().get_confirm_form_kwargs(request, import_form), "user": request.user}
+
+    def get_confirm_form_initial(self, request, import_form) -> dict:
+        # The stored sheet's name travels signed for this user (catalog.import_files).
+        initial = super().get_confirm_form_initial(request, import_form)
+        if initial:
+            initial["import_file_name"] = signed_name(
+                initial["import_file_name"], user=request.user
+            )
+        return initial
+
+    def process_import(self, request, **kwargs):
+        """Import the previewed sheet; a name this admin did not sign for the user is refused."""
+        if request.method == "POST" and self.has_import_permission(request):
+            confirm_form = self.create_confirm_form(request)
+            if not confirm_form.is_valid():
+                for errors in confirm_form.errors.values():
+                    for error in errors:
+                        messages.error(request, error)
+                return redirect(f"admin:{self.opts.app_label}_{self.opts.model_name}_import")
+        try:
+            return super().process_import(request, **kwargs)
+        except ImportFileGone:  # deleted between the check and the read
+            messages.error(request, SignedConfirmImportForm.GONE)
+            return redirect(f"admin:{self.opts.app_label}_{self.opts.model_name}_import")
 
     def get_export_data(self, file_format, request, queryset, **kwargs):
         # As django-import-export does, with numbers kept native in XLSX (SafeXLSX included).

@@ -6,7 +6,8 @@ The admin hands it to `import_job_start`, which stores it as an `ImportJob` and 
 `import_job_run` on Django's tasks API (`manage.py db_worker` runs it). The task checks the
 rows in chunks, counting `rows_checked` as it goes; only when every row passes does it write
 the whole sheet in one transaction. A sheet with any bad row writes nothing and keeps the
-first errors by row and column.
+first errors by row and column. A sheet its reader refuses (over the XLSX limits of
+catalog.spreadsheets, say) is refused with the reason before any row is checked.
 """
 
 import logging
@@ -20,7 +21,7 @@ from django.utils import timezone
 
 from catalog.models import ImportJob
 from catalog.resources import RESOURCE_OF
-from catalog.spreadsheets import FORMATS
+from catalog.spreadsheets import FORMATS, SheetRefused
 
 CHUNK_ROWS = 500
 ERRORS_KEPT = 100
@@ -60,7 +61,13 @@ def import_job_run(job_id: int) -> str:
 
 
 def _run(job: ImportJob) -> None:
-    dataset = FORMATS[job.file_format]().create_dataset(bytes(job.data))
+    try:
+        dataset = FORMATS[job.file_format]().create_dataset(bytes(job.data))
+    except SheetRefused as error:
+        job.status = ImportJob.Status.REFUSED
+        job.error_count = 1
+        job.errors = [{"row": "", "column": "", "message": str(error)}]
+        return
     resource = RESOURCE_OF[apps.get_model(job.model)]()
     _progress(job, status=ImportJob.Status.CHECKING, rows_total=len(dataset), rows_checked=0)
     errors: list[dict[str, object]] = []

@@ -5,8 +5,10 @@ bounded in size (`api_errors`); every other answer is JSON too: a database fault
 unexpected error a 500 with the request id (`middleware`).
 """
 
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooManyFilesSent
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
 from ninja import NinjaAPI, Status
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
@@ -80,6 +82,20 @@ def on_http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
         return errors_response(request, {"body": [f"{exc.message}: send a JSON object."]})
     # django-ninja's own refusals (a failed CSRF check is a 403) in the API's error shape.
     return json_error(request, exc.status_code, exc.message)
+
+
+@api.exception_handler(MultiPartParserError)
+@api.exception_handler(TooManyFieldsSent)
+@api.exception_handler(TooManyFilesSent)
+def on_unreadable_form(request: HttpRequest, exc: Exception) -> HttpResponse:
+    # A multipart body without its boundary, or with more fields or files than the settings'
+    # DATA_UPLOAD_MAX_NUMBER_*: the client's mistake, read when the CSRF check reads the form.
+    return errors_response(request, {"body": [f"The form cannot be read: {exc}"]})
+
+
+@api.exception_handler(RequestDataTooBig)
+def on_form_too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    return errors_response(request, {"body": [str(exc)]}, status=413)
 
 
 @api.exception_handler(Exception)

@@ -1,11 +1,15 @@
-"""Guards in front of the JSON API (a request id, a body limit, JSON for every answer), and the
-one answer to an uncaught exception, for the API and the pages alike.
+"""Guards in front of every request: a body limit; for the JSON API, a request id and JSON.
+
+Every path has a body limit (`body_limit`: `PAGE_MAX_BODY_BYTES`, `API_MAX_BODY_BYTES`, or
+the path's entry in `UPLOAD_MAX_BODY_BYTES`), checked from `Content-Length` before anything
+reads the body — ahead of the session and CSRF middleware, which would otherwise spool a
+multipart upload of any size to the temporary directory first. A longer body is answered
+413 unread (a page in the visitor's language; the API's JSON); a body without a length
+(chunked) is answered 411, since Django would read it as empty.
 
 Under `/api/` every request gets an id (the `X-Request-ID` header of the answer, and the
-`request_id` of a 5xx body, so a client's report finds its log line). A body longer than
-`API_MAX_BODY_BYTES` (or, for an upload endpoint, its entry in `API_UPLOAD_MAX_BODY_BYTES`)
-is refused with 413 before it is read. Any error answer that is not JSON
-already — Django's 404 page, a 405 without a body, a 500 page — becomes
+`request_id` of a 5xx body, so a client's report finds its log line). Any error answer that
+is not JSON already — Django's 404 page, a 405 without a body, a 500 page — becomes
 `{"detail": "...", "status": ..., "request_id": "..."}` without internals.
 
 `exception_response` decides what an uncaught exception answers, wherever it was raised (a
@@ -16,6 +20,7 @@ handler500 (`views.server_error`) both call it.
 """
 
 import logging
+import re
 from collections.abc import Callable
 from uuid import uuid4
 
@@ -87,24 +92,64 @@ class ApiGuardMiddleware:
         if not is_api(request):
             return self.get_response(request)
         request_id(request)
-        limit = settings.API_UPLOAD_MAX_BODY_BYTES.get(request.path, settings.API_MAX_BODY_BYTES)
-        if _content_length(request) > limit:
-            response = json_error(
-                request, 413, f"The request body is larger than {limit} bytes.", limit=limit
-            )
-        else:
-            response = self.get_response(request)
-            if response.status_code >= 400 and not _is_json(response):
-                response = _as_json(request, response)
+        response = self.get_response(request)
+        if response.status_code >= 400 and not _is_json(response):
+            response = _as_json(request, response)
         response["X-Request-ID"] = request.request_id
         return response
 
 
-def _content_length(request: HttpRequest) -> int:
+def body_limit(path: str) -> int:
+    """Return the largest request body `path` takes, in bytes (settings, "Request bodies")."""
+    for pattern, limit in settings.UPLOAD_MAX_BODY_BYTES.items():
+        if re.fullmatch(pattern, path):
+            return limit
+    return settings.API_MAX_BODY_BYTES if path.startswith(API_PREFIX) else (
+        settings.PAGE_MAX_BODY_BYTES
+    )  # fmt: skip
+
+
+class BodyLimitMiddleware:
+    """Refuse a body over its path's limit, or of unknown length, before anything reads it."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        length = _content_length(request)
+        if length is None:
+            return _refused(request, 411, limit=body_limit(request.path_info))
+        limit = body_limit(request.path_info)
+        if length > limit:
+            return _refused(request, 413, limit=limit)
+        return self.get_response(request)
+
+
+def _content_length(request: HttpRequest) -> int | None:
+    """Return the body's declared length: 0 without a body, None for one of unknown length."""
+    declared = request.META.get("CONTENT_LENGTH") or ""
+    if not declared.strip():
+        # Transfer-Encoding (chunked) without a length: Django reads no byte of such a body.
+        return None if request.META.get("HTTP_TRANSFER_ENCODING") else 0
     try:
-        return int(request.META.get("CONTENT_LENGTH") or 0)
+        return max(int(declared), 0)
     except ValueError:
-        return 0
+        return None
+
+
+def _refused(request: HttpRequest, status: int, *, limit: int) -> HttpResponse:
+    if is_api(request):
+        detail = (
+            f"The request body is larger than {limit} bytes."
+            if status == 413
+            else "Send the request body with a Content-Length."
+        )
+        return json_error(request, status, detail, limit=limit)
+    with translation.override(translation.get_language_from_request(request)):
+        page = loader.render_to_string(
+            "configurator/body_refused.html", {"status": status, "limit": limit}
+        )
+    return HttpResponse(page, status=status)
 
 
 def _is_json(response: HttpResponse) -> bool:

@@ -2,7 +2,8 @@
 
 A cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return would be run as a formula
 by Excel or LibreOffice (OWASP "CSV injection"); such text cells get a leading apostrophe.
-Numbers stay numbers.
+Numbers stay numbers. In XLSX, control characters XML cannot hold (a node id with `\x01`)
+become U+FFFD. Both rules are the catalog's (`catalog.spreadsheets`), so the two exports agree.
 """
 
 from __future__ import annotations
@@ -13,19 +14,13 @@ from collections.abc import Iterable, Iterator
 
 import openpyxl
 
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+from catalog.spreadsheets import escaped, xlsx_safe
+
 COLUMNS = (
     "node_id", "row", "verdict", "codes", "balance_overall", "balance_cpu_threads",
     "balance_pcie_lanes", "balance_memory", "cpu", "cpu_count", "gpu", "gpu_count",
     "gpus_per_socket", "memory_gb", "memory_ecc", "psu_watts", "nvlink", "numa_binding",
 )  # fmt: skip
-
-
-def safe(value: object) -> object:
-    """Return a cell value that no spreadsheet runs as a formula."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
-        return "'" + value
-    return value
 
 
 def node_cells(node) -> list[object]:
@@ -63,7 +58,7 @@ def csv_lines(nodes: Iterable) -> Iterator[str]:
     writer = csv.writer(_Echo())
     yield "\ufeff" + writer.writerow(COLUMNS)
     for node in nodes:
-        yield writer.writerow([safe(cell) for cell in node_cells(node)])
+        yield writer.writerow([escaped(cell) for cell in node_cells(node)])
 
 
 def xlsx_bytes(nodes: Iterable) -> bytes:
@@ -72,7 +67,7 @@ def xlsx_bytes(nodes: Iterable) -> bytes:
     sheet = book.create_sheet("audit")
     sheet.append(COLUMNS)
     for node in nodes:
-        sheet.append([safe(cell) for cell in node_cells(node)])
+        sheet.append([xlsx_safe(cell) for cell in node_cells(node)])
     out = io.BytesIO()
     book.save(out)
     return out.getvalue()

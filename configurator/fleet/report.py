@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
+from catalog.spreadsheets import XLSX_LIMITS, XlsxLimits
 from configurator import selectors
 from configurator.fleet.audit import AuditedChunk, FleetAuditor
 from configurator.fleet.sheet import open_sheet
@@ -37,14 +38,16 @@ def audit_stream(
     profile: str | None = None,
     on_progress: Callable[[float, int], None] | None = None,
     timings: Timings | None = None,
+    limits: XlsxLimits = XLSX_LIMITS,
 ) -> tuple[FleetAuditor, Iterator[AuditedChunk]]:
     """Open a sheet and return its auditor and an iterator of audited chunks.
 
     Raises SheetError at once when the file cannot be read; later chunks may raise it too.
+    An XLSX is read within `limits` (the web's unless the caller says otherwise).
     """
     timings = timings or Timings()
     started = time.perf_counter()
-    sheet = open_sheet(stream)  # reads the first chunk
+    sheet = open_sheet(stream, limits=limits)  # reads the first chunk
     timings.reading += time.perf_counter() - started
     auditor = auditor_for(sheet.fields, profile)
 

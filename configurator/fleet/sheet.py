@@ -14,9 +14,8 @@ import io
 import re
 import unicodedata
 import warnings
-import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from typing import BinaryIO
 
@@ -24,8 +23,28 @@ import openpyxl
 import pandas as pd
 from django.utils.translation import gettext as _
 
+from catalog.spreadsheets import (
+    EXCEL_ROWS,
+    XLSX_LIMITS,
+    XLSX_READ_ERRORS,
+    XlsxLimits,
+    XlsxRefused,
+    bounded_rows,
+    xlsx_checked,
+)
+
 CHUNK_ROWS = 50_000
 SAMPLE_BYTES = 1 << 20
+# Web uploads are read within XLSX_LIMITS (catalog.spreadsheets, as the catalog import);
+# `audit_fleet` reads an operator's own file, which may fill Excel's whole height.
+COMMAND_LIMITS = replace(
+    XLSX_LIMITS,
+    unpacked_bytes=4 * 2**30,
+    shared_strings=4_000_000,
+    shared_strings_bytes=512 * 2**20,
+    rows=EXCEL_ROWS - 1,
+    cells=EXCEL_ROWS * 64,
+)
 
 REQUIRED = (
     "node_id",
@@ -103,14 +122,17 @@ class Sheet:
         return min(max(self._progress(), 0.0), 1.0)
 
 
-def open_sheet(stream: BinaryIO) -> Sheet:
-    """Open a CSV or XLSX fleet sheet from a binary stream; raise SheetError if unreadable."""
+def open_sheet(stream: BinaryIO, *, limits: XlsxLimits = XLSX_LIMITS) -> Sheet:
+    """Open a CSV or XLSX fleet sheet from a binary stream; raise SheetError if unreadable.
+
+    An XLSX is checked against `limits` before it is opened, and read within them.
+    """
     head = stream.read(8)
     stream.seek(0)
     if not head:
         raise SheetError(_("The file is empty."))
     if head.startswith(b"PK\x03\x04"):
-        return _open_xlsx(stream)
+        return _open_xlsx(stream, limits)
     if head.startswith(b"\xd0\xcf\x11\xe0"):
         raise SheetError(_("Old Excel .xls files are not read: save the sheet as XLSX or CSV."))
     return _open_csv(stream)
@@ -276,42 +298,50 @@ def cell_text(value: object) -> str:
     return str(value).strip()
 
 
-def _open_xlsx(stream: BinaryIO) -> Sheet:
+def _open_xlsx(stream: BinaryIO, limits: XlsxLimits) -> Sheet:
     try:
+        extent = xlsx_checked(stream, limits=limits)
         # data_only=False keeps formulas as their text ("=A1*2"), so they can be refused.
         book = openpyxl.load_workbook(stream, read_only=True, data_only=False)
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as error:
+        if not book.worksheets:
+            raise SheetError(_("The workbook has no sheet."))
+        header, rows = bounded_rows(book.worksheets[0], limits=limits)
+    except XlsxRefused as error:
+        raise SheetError(str(error)) from error
+    except XLSX_READ_ERRORS as error:
         raise SheetError(_("This is not a readable XLSX file.")) from error
-    if not book.worksheets:
-        raise SheetError(_("The workbook has no sheet."))
-    sheet = book.worksheets[0]
-    rows = sheet.iter_rows(values_only=True)
-    header = next(rows, None)
-    if header is None or all(cell is None for cell in header):
+    if not header:
         raise SheetError(_("The file is empty."))
     columns = _map_headers(list(header))[0]
     fields = _fields(columns)
     names = [None if h is None else str(h) for h in header]
     positions = [names.index(columns[name]) for name in fields]
-    total = max((sheet.max_row or 0) - 1, 1)
+    total = max(extent.rows - 1, 1)
     done = [0]
 
     def chunks() -> Iterator[pd.DataFrame]:
         batch: list[list[str]] = []
         numbers: list[int] = []
         read = 0
-        for number, values in enumerate(rows, start=2):
-            done[0] = number - 1
-            if values is None or all(value is None for value in values):
-                continue
-            cells = [cell_text(values[i]) if i < len(values) else "" for i in positions]
-            batch.append(cells)
-            numbers.append(number)
-            read += 1
-            if len(batch) >= CHUNK_ROWS:
-                yield _frame(batch, numbers, fields)
-                batch, numbers = [], []
-        book.close()
+        try:
+            for number, values in enumerate(rows, start=2):
+                done[0] = number - 1
+                if all(value is None for value in values):
+                    continue
+                batch.append([cell_text(values[i]) for i in positions])
+                numbers.append(number)
+                read += 1
+                if len(batch) >= CHUNK_ROWS:
+                    yield _frame(batch, numbers, fields)
+                    batch, numbers = [], []
+        except XlsxRefused as error:
+            raise SheetError(str(error)) from error
+        except XLSX_READ_ERRORS as error:
+            raise SheetError(
+                _("Row %(row)s of the XLSX file cannot be read.") % {"row": done[0] + 1}
+            ) from error
+        finally:
+            book.close()
         if batch:
             yield _frame(batch, numbers, fields)
         if not read:

@@ -8,6 +8,7 @@ CSRF_TRUSTED_ORIGINS  comma-separated origins (https://configurator.example.com)
 """
 
 import os
+import tempfile
 from datetime import timedelta
 from ipaddress import ip_network
 from pathlib import Path
@@ -58,6 +59,9 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "configurator.middleware.ApiGuardMiddleware",
+    # Before anything that reads the body (sessions, CSRF): a body over its limit is refused
+    # unread (REQUEST BODIES below).
+    "configurator.middleware.BodyLimitMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -221,12 +225,6 @@ STORAGES = {
 
 LOGIN_URL = "admin:login"
 
-# The API reads JSON bodies of at most this many bytes and answers 413 to a longer one
-# (configurator.middleware); its largest real request, a build with its BOM, is about 2 KB.
-API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", default=64 * 1024)
-# Upload endpoints take files: their own limit (a probe archive is at most 10 MB, docs/fleet.md).
-API_UPLOAD_MAX_BODY_BYTES = {"/api/v1/fleet/probes": 11 * 1024 * 1024}
-
 # Security: strict by default, relaxed only for plain-HTTP local development.
 SECURE_CSP = {
     "default-src": [CSP.SELF],
@@ -268,6 +266,39 @@ IMPORT_EXPORT_ESCAPE_FORMULAE_ON_EXPORT = True
 CATALOG_IMPORT_MAX_BYTES = env_int("CATALOG_IMPORT_MAX_BYTES", default=16 * 1024 * 1024)
 # Longer sheets are checked and imported by a background task with progress (catalog.imports).
 CATALOG_IMPORT_INLINE_ROWS = env_int("CATALOG_IMPORT_INLINE_ROWS", default=1000)
+# A previewed sheet waits for its confirmation under a random name in a folder of its own, and
+# the confirmation may name only a sheet stored for the same user this long ago at most
+# (catalog.import_files; django-import-export's default opens any name in the temp directory).
+IMPORT_EXPORT_TMP_STORAGE_CLASS = "catalog.import_files.ImportFileStorage"
+CATALOG_IMPORT_TMP_DIR = os.environ.get(
+    "CATALOG_IMPORT_TMP_DIR", str(Path(tempfile.gettempdir()) / "configurator-imports")
+)
+CATALOG_IMPORT_KEEP_SECONDS = env_int("CATALOG_IMPORT_KEEP_SECONDS", default=3600)
+
+# Request bodies. Every path has a limit, checked from Content-Length before anything reads the
+# body (configurator.middleware.BodyLimitMiddleware): over it, 413 unread — a page in the
+# visitor's language, or the API's JSON; a body without a length (chunked) is 411. Pages take
+# forms (the largest, an admin list saved with its editable column, is a few KB); the API takes
+# JSON (its largest real request, a build with its BOM, is about 2 KB); the upload paths take
+# their file's own limit plus 1 MB for the multipart envelope. The TLS proxy in front cuts what
+# the app cannot: a slow sender (README, "Production"; docs/reliability.md).
+PAGE_MAX_BODY_BYTES = env_int("PAGE_MAX_BODY_BYTES", default=256 * 1024)
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", default=64 * 1024)
+_ENVELOPE = 1024 * 1024
+UPLOAD_MAX_BODY_BYTES = {  # path, as a regular expression matched whole -> its limit
+    r"/fleet/": 20 * 1024 * 1024 + _ENVELOPE,  # a fleet sheet (fleet.services.MAX_UPLOAD_BYTES)
+    r"/fleet/probes/": 10 * 1024 * 1024 + _ENVELOPE,  # a probe archive (probe.MAX_ARCHIVE_BYTES)
+    r"/api/v1/fleet/probes": 10 * 1024 * 1024 + _ENVELOPE,
+    r"/admin/catalog/[a-z]+/import/": CATALOG_IMPORT_MAX_BYTES + _ENVELOPE,
+}
+# What Django itself reads of a body it was let through: form fields (not files) up to the page
+# limit; a file over 2.5 MB goes to a temporary file rather than memory (Django's default);
+# at most 1,000 fields (an admin list's page with its editable column is a few hundred) and
+# 5 files (every upload form takes one). Over any of them, 400 (the API's JSON for the API).
+DATA_UPLOAD_MAX_MEMORY_SIZE = PAGE_MAX_BODY_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+DATA_UPLOAD_MAX_NUMBER_FILES = 5
 
 # Background work (big imports, fleet audits, bulk PDFs) runs on Django's tasks API with the
 # database backend of django-tasks-db: `manage.py db_worker` runs the queue (README).

@@ -9,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from openpyxl import Workbook
 
+from catalog.import_files import stored_path, unsigned_name
 from catalog.models import Gpu, Platform, Psu
 
 pytestmark = pytest.mark.django_db
@@ -101,15 +102,14 @@ def test_bad_csv_names_row_and_column_and_writes_nothing(architect_client):
     assert Gpu.objects.count() == before
 
 
-def test_forced_confirm_of_a_bad_sheet_writes_nothing(architect_client):
+def test_forced_confirm_of_a_bad_sheet_writes_nothing(architect_client, architect):
     bad_row = L40S_ROW.replace("l40s-test", "bad-gpu").replace(",pcie,", ",floppy,")
     good = preview(architect_client, "gpu", csv_upload(L40S_ROW))
     html = good.content.decode()
     # Swap the stored good file for a bad one behind the preview's back.
-    name = re.search(r'name="import_file_name" value="([^"]*)"', html).group(1)
-    from import_export.tmp_storages import TempFolderStorage
-
-    TempFolderStorage(name=name).save("\n".join([GPU_COLUMNS, L40S_ROW, bad_row]) + "\n")
+    signed = re.search(r'name="import_file_name" value="([^"]*)"', html).group(1)
+    path = stored_path(unsigned_name(signed, user=architect))
+    path.write_text("\n".join([GPU_COLUMNS, L40S_ROW, bad_row]) + "\n")
     confirm(architect_client, "gpu", good)
     assert not Gpu.objects.filter(slug__in=["l40s-test", "bad-gpu"]).exists()
 

@@ -1,7 +1,8 @@
 """`manage.py audit_fleet FILE [--json]`: audit a fleet sheet from the command line (api.md).
 
 Exit codes: 0 every node accepted, 1 any node rejected or unreadable, 2 the file itself
-cannot be read (a one-line reason on stderr, no traceback).
+cannot be read (a one-line reason on stderr, no traceback). An XLSX is read within
+`sheet.COMMAND_LIMITS`: wider than a web upload's, still no entity expansion.
 """
 
 import json
@@ -11,7 +12,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from configurator.fleet.report import Timings, audit_stream
-from configurator.fleet.sheet import SheetError
+from configurator.fleet.sheet import COMMAND_LIMITS, SheetError
 
 BAR_WIDTH = 30
 
@@ -50,6 +51,7 @@ class Command(BaseCommand):
                     profile=options["profile"],
                     on_progress=self.progress if show else None,
                     timings=timings,
+                    limits=COMMAND_LIMITS,  # an operator's own file: Excel's whole height
                 )
                 out = self.stdout
                 first = True
