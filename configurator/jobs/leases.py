@@ -47,12 +47,9 @@ def beat_period() -> float:
 def worker_beat(*, worker_id: str) -> None:
     """Record that a worker is alive now."""
     now = timezone.now()
-    TaskWorker.objects.update_or_create(
-        worker_id=worker_id,
-        defaults={"beat_at": now},
-        create_defaults={"beat_at": now, "started_at": now, "host": socket.gethostname()[:255],
-                         "pid": os.getpid()},
-    )  # fmt: skip
+    if not TaskWorker.objects.filter(worker_id=worker_id).update(beat_at=now):
+        TaskWorker.objects.create(worker_id=worker_id, beat_at=now, started_at=now,
+                                  host=socket.gethostname()[:255], pid=os.getpid())  # fmt: skip
 
 
 def worker_leave(*, worker_id: str) -> None:
@@ -79,15 +76,19 @@ def tasks_recover(*, interrupted: str | None = None) -> list[DBTaskResult]:
     """
     alive = alive_worker_ids() - {interrupted}
     running = DBTaskResult.objects.running()
-    with exclusive_transaction(running.db):
-        orphans = [
-            result
-            for result in running.select_for_update(skip_locked=True)
-            if not result.worker_ids or result.worker_ids[-1] not in alive
-        ]
-        for result in orphans:
-            task_release(result)
-        TaskWorker.objects.filter(beat_at__lt=timezone.now() - lease()).delete()
+
+    def orphaned(results) -> list[DBTaskResult]:
+        return [result for result in results
+                if not result.worker_ids or result.worker_ids[-1] not in alive]  # fmt: skip
+
+    # Only the orphans are locked, so that the live workers' tasks are never waited on.
+    orphans = []
+    if candidates := [result.pk for result in orphaned(running.only("pk", "worker_ids"))]:
+        with exclusive_transaction(running.db):
+            locked = running.filter(pk__in=candidates).select_for_update(skip_locked=True)
+            for result in (orphans := orphaned(locked)):
+                task_release(result)
+    TaskWorker.objects.filter(beat_at__lt=timezone.now() - lease()).delete()
     return orphans
 
 

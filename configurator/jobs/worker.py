@@ -11,8 +11,8 @@ and adds three things around it:
   again, 1, 2, 4 … s apart up to `TASK_WORKER_RETRY_MAX_SECONDS`, logging once per wait,
   where django-tasks-db's loop would exit; the task it was running is taken up again once
   the database answers;
-- a task that ends on a database fault is taken up again (at most `TASK_MAX_ATTEMPTS` times
-  in all) instead of being recorded as failed.
+- a task that meets a database fault is not recorded as failed: the loop waits for the
+  database, then queues it again (at most `TASK_MAX_ATTEMPTS` starts in all).
 """
 
 import logging
@@ -22,7 +22,6 @@ from contextlib import suppress
 
 from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connections
-from django.tasks import TaskResultStatus
 from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 
@@ -30,8 +29,6 @@ from configurator.jobs import leases
 from configurator.middleware import DATABASE_FAULTS
 
 logger = logging.getLogger(__name__)
-
-FAULT_PATHS = {f"{fault.__module__}.{fault.__qualname__}" for fault in DATABASE_FAULTS}
 
 
 def close_connections() -> None:
@@ -136,10 +133,18 @@ class LeasedWorker(Worker):
                 leases.worker_leave(worker_id=self.worker_id)
 
     def run_task(self, db_task_result: DBTaskResult) -> None:
-        """Run a task as django-tasks-db does; one that met a database fault runs again."""
+        """Run a task as django-tasks-db does; one that meets a database fault runs again.
+
+        django-tasks-db records every exception as the task's failure. A database fault is
+        not the task's: it leaves the task RUNNING and goes on to the loop, which waits for
+        the database and then queues the task again (`tasks_recover(interrupted=…)`).
+        """
+        record_failure = db_task_result.set_failed
+
+        def set_failed(error: BaseException) -> None:
+            if isinstance(error, DATABASE_FAULTS):
+                raise error
+            record_failure(error)
+
+        db_task_result.set_failed = set_failed
         super().run_task(db_task_result)
-        if (
-            db_task_result.status == TaskResultStatus.FAILED
-            and db_task_result.exception_class_path in FAULT_PATHS
-        ):
-            leases.task_release(db_task_result)

@@ -9,8 +9,9 @@ from django_tasks_db.models import DBTaskResult
 from configurator.fleet.models import FleetAudit
 from configurator.jobs.models import TaskWorker
 from tests.fleet.sheets import GOOD, P3, csv_bytes
+from tests.jobs import worker_settings
 
-LEASE_S = 2
+LEASE_S = worker_settings.TASK_LEASE_SECONDS  # the workers the tests start use the same
 
 
 @pytest.fixture

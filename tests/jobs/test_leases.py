@@ -85,8 +85,12 @@ def test_a_task_that_met_a_database_fault_runs_again_instead_of_failing(architec
         raise OperationalError("server closed the connection unexpectedly")
 
     monkeypatch.setattr(services, "fleet_audit_run", database_gone)
-    leased_worker().run_task(result)
+    with pytest.raises(OperationalError):  # on to the loop, which waits for the database
+        leased_worker().run_task(result)
 
+    result.refresh_from_db()
+    assert result.status == TaskResultStatus.RUNNING  # django-tasks-db would say FAILED
+    leases.tasks_recover(interrupted="this-worker")  # what the loop does once it answers
     result.refresh_from_db()
     audit.refresh_from_db()
     assert result.status == TaskResultStatus.READY
