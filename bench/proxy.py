@@ -64,7 +64,14 @@ class BreakableProxy:
             self.call(self._listen())
         self.mode = mode
 
+    async def _shutdown(self) -> None:
+        await self._close_all()
+        pending = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+
     def close(self) -> None:
-        """Stop listening and drop every connection."""
-        self.call(self._close_all())
+        """Stop listening, drop every connection and stop the proxy's thread."""
+        self.call(self._shutdown())
         self.loop.call_soon_threadsafe(self.loop.stop)

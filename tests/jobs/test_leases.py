@@ -133,6 +133,7 @@ def test_the_worker_waits_out_a_database_outage_instead_of_exiting(monkeypatch, 
     monkeypatch.setattr(leases, "worker_beat", lambda **kwargs: outcome(beats))
     monkeypatch.setattr(worker.time, "sleep", waits.append)
     monkeypatch.setattr(worker.Heartbeat, "start", lambda self: None)
+    monkeypatch.setattr(worker, "close_connections", lambda: None)  # the test's transaction
     caplog.set_level(logging.WARNING, logger="configurator.jobs.worker")
 
     leased_worker().run()  # returns: django-tasks-db's loop would have exited at the fault
