@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import psycopg
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -79,3 +80,53 @@ def wait_until[T](check: Callable[[], T], *, timeout: float, what: str, every: f
             return value
         time.sleep(every)
     raise AssertionError(f"not within {timeout} s: {what}")
+
+
+class TableLock:
+    """Tables locked from a connection of the test's own, until `release`: a worker waits."""
+
+    def __init__(self, *tables: str, mode: str = "SHARE") -> None:
+        db = connection.settings_dict
+        self.statement = f"LOCK TABLE {', '.join(tables)} IN {mode} MODE"
+        self.connection = psycopg.connect(
+            host=db["HOST"], port=db["PORT"], user=db["USER"], password=db["PASSWORD"] or None,
+            dbname=db["NAME"],
+        )  # fmt: skip
+
+    def take(self, *, wait: bool = True) -> bool:
+        """Lock the tables; without `wait`, say False at once when a transaction holds them."""
+        try:
+            self.connection.execute(self.statement + ("" if wait else " NOWAIT"))
+        except psycopg.errors.LockNotAvailable:
+            self.connection.rollback()
+            return False
+        return True
+
+    def release(self) -> None:
+        self.connection.rollback()
+        self.connection.close()
+
+
+WAITING_TO_WRITE = (
+    "FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' "
+    "AND query LIKE %s"
+)
+
+
+def blocked_writing(table: str) -> bool:
+    """Say whether a session waits on a lock to write into `table`: a worker mid-transaction."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT count(*) {WAITING_TO_WRITE}", [f'INSERT INTO "{table}"%'])
+        return cursor.fetchone()[0] > 0
+
+
+def end_orphaned_writes(table: str) -> None:
+    """End the sessions of killed workers that wait to write into `table`.
+
+    PostgreSQL notices that a session's client is gone only when it next answers it; one that
+    waits on a lock answers nobody, so it would hold its transaction until the lock goes.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT pg_terminate_backend(pid) {WAITING_TO_WRITE}",
+                       [f'INSERT INTO "{table}"%'])  # fmt: skip
+    wait_until(lambda: not blocked_writing(table), timeout=10, what=f"no write waits on {table}")

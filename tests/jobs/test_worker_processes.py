@@ -5,10 +5,8 @@ in the test process's memory. Marked `worker` (`-m "not worker"` leaves them out
 prints what it measured (`-s` shows it; docs/reliability.md quotes it).
 """
 
-import threading
 import time
 
-import psycopg
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
@@ -17,12 +15,20 @@ from django_tasks_db.models import DBTaskResult
 
 from bench.proxy import BreakableProxy
 from catalog.models import Gpu, ImportJob
-from configurator.fleet.models import FleetAudit
+from configurator.fleet.models import AuditedNode, FleetAudit
+from configurator.jobs.models import TaskWorker
 from tests.catalog.test_admin import GPU_COLUMNS
 from tests.catalog.test_background_import import gpu_rows
 from tests.fleet.sheets import GOOD, P3, csv_bytes
 from tests.jobs.conftest import LEASE_S
-from tests.jobs.processes import WorkerProcess, database_url, wait_until
+from tests.jobs.processes import (
+    TableLock,
+    WorkerProcess,
+    blocked_writing,
+    database_url,
+    end_orphaned_writes,
+    wait_until,
+)
 
 pytestmark = [
     pytest.mark.worker,
@@ -100,14 +106,13 @@ def fresh(row):
     return type(row).objects.get(pk=row.pk)
 
 
-def writing_nodes(audit: FleetAudit, worker: WorkerProcess) -> None:
-    """Wait until the worker has read the whole sheet and writes the nodes (one transaction)."""
-    wait_until(
-        lambda: fresh(audit).rows_read == NODES or not worker.alive,
-        timeout=120, what="the worker reads the sheet",
-    )  # fmt: skip
+def killed_writing_nodes(audit: FleetAudit, worker: WorkerProcess) -> None:
+    """Kill the worker inside its all-or-nothing write, waiting on the test's lock on nodes."""
+    wait_until(lambda: blocked_writing(AuditedNode._meta.db_table) or not worker.alive,
+               timeout=120, what="the worker writes the nodes")  # fmt: skip
     assert worker.alive, worker.log()
-    time.sleep(0.3)
+    worker.kill()
+    end_orphaned_writes(AuditedNode._meta.db_table)
 
 
 def finished(row, *workers: WorkerProcess, timeout: float = 120):
@@ -120,11 +125,13 @@ def test_a_killed_workers_audit_is_taken_up_by_a_fresh_worker_and_completed(
     workers, architect_client
 ):
     audit = audit_uploaded(architect_client)
-    first = workers()
-    writing_nodes(audit, first)
-
-    first.kill()
+    nodes = TableLock(AuditedNode._meta.db_table)
+    nodes.take()  # the worker's write waits on it: killed mid-transaction, on any machine
+    first = workers(DB_STATEMENT_TIMEOUT_MS="10000")
+    killed_writing_nodes(audit, first)
     killed = time.monotonic()
+    nodes.release()
+
     html = wait_until(lambda: POLLING not in (html := audit_page(architect_client, audit)) and html,
                       timeout=LEASE_S + 10, what="the page stops polling")  # fmt: skip
     stale_after = time.monotonic() - killed
@@ -136,11 +143,26 @@ def test_a_killed_workers_audit_is_taken_up_by_a_fresh_worker_and_completed(
     done, logs = finished(audit, first, second)
 
     assert done.status == FleetAudit.Status.DONE, logs
-    assert done.nodes.count() == NODES  # nothing of the killed attempt's transaction was kept
+    assert done.nodes.count() == NODES and done.builds.count() == 2
     html = audit_page(architect_client, done)
     assert POLLING not in html and f"{NODES} nodes" in html
     print(f"\naudit: killed worker's page stale after {stale_after:.1f} s; "
           f"taken up {retaken_after:.1f} s after the kill (a fresh worker started)")  # fmt: skip
+
+
+def killed_writing_rows(job: ImportJob, worker: WorkerProcess) -> TableLock:
+    """Kill the worker inside the transaction that writes the sheet's rows."""
+    wait_until(lambda: fresh(job).status == ImportJob.Status.WRITING or not worker.alive,
+               timeout=120, what="the worker starts writing the rows", every=0.01)  # fmt: skip
+    gpus = TableLock(Gpu._meta.db_table)
+    if gpus.take(wait=False):  # not writing yet: its first row waits on the lock
+        wait_until(lambda: blocked_writing(Gpu._meta.db_table) or not worker.alive,
+                   timeout=60, what="the worker writes a row")  # fmt: skip
+    # else its transaction holds the table: it is writing now
+    assert worker.alive and fresh(job).status == ImportJob.Status.WRITING, worker.log()
+    worker.kill()
+    end_orphaned_writes(Gpu._meta.db_table)
+    return gpus
 
 
 def test_a_killed_workers_sheet_import_is_taken_up_and_imported_once(
@@ -148,13 +170,11 @@ def test_a_killed_workers_sheet_import_is_taken_up_and_imported_once(
 ):
     settings.CATALOG_IMPORT_INLINE_ROWS = 20
     job = sheet_uploaded(architect_client)
-    first = workers()
-    wait_until(lambda: fresh(job).status == ImportJob.Status.WRITING or not first.alive,
-               timeout=120, what="the worker writes the rows")  # fmt: skip
-    time.sleep(0.3)
-
-    first.kill()
+    first = workers(DB_STATEMENT_TIMEOUT_MS="10000")
+    killed_writing_rows(job, first).release()
     killed = time.monotonic()
+    assert not Gpu.objects.filter(slug__startswith="bulk-").exists()
+
     html = wait_until(lambda: REFRESHING not in (html := import_page(architect_client, job))
                       and html, timeout=LEASE_S + 10, what="the page stops refreshing")  # fmt: skip
     assert f"{STOPPED} (attempt 1 of 3)" in html
@@ -175,11 +195,13 @@ def test_an_audit_whose_workers_keep_dying_fails_with_the_reason(
 ):
     settings.TASK_MAX_ATTEMPTS = 2
     audit = audit_uploaded(architect_client)
+    nodes = TableLock(AuditedNode._meta.db_table)
+    nodes.take()
     for attempt in (1, 2):
-        worker = workers(TASK_MAX_ATTEMPTS="2")
-        wait_until(lambda a=attempt: fresh(audit).attempts == a, timeout=60,
-                   what=f"attempt {attempt} starts")  # fmt: skip
-        worker.kill()
+        worker = workers(TASK_MAX_ATTEMPTS="2", DB_STATEMENT_TIMEOUT_MS="10000")
+        killed_writing_nodes(audit, worker)
+        assert fresh(audit).attempts == attempt
+    nodes.release()
     last = workers(TASK_MAX_ATTEMPTS="2")
     done, logs = finished(audit, last)
 
@@ -197,7 +219,7 @@ def test_the_worker_rides_out_a_closed_database_and_finishes_the_audit(
 ):
     audit = audit_uploaded(architect_client)
     worker = workers(database_url(host=proxy.host, port=proxy.port))
-    writing_nodes(audit, worker)
+    wait_until(lambda: fresh(audit).rows_read == NODES, timeout=120, what="the sheet is read")
 
     proxy.set("closed")  # every connection dropped, new ones refused
     time.sleep(CLOSED_S)
@@ -212,27 +234,6 @@ def test_the_worker_rides_out_a_closed_database_and_finishes_the_audit(
           f"then finished the audit (attempt {done.attempts})")  # fmt: skip
 
 
-def hold_locks(tables: list[str], seconds: float) -> threading.Thread:
-    """Lock tables from a connection of the test's own for `seconds`: a database that hangs."""
-    locked = threading.Event()
-
-    def hold() -> None:
-        db = connection.settings_dict
-        with psycopg.connect(
-            host=db["HOST"], port=db["PORT"], user=db["USER"], password=db["PASSWORD"] or None,
-            dbname=db["NAME"],
-        ) as locker:  # fmt: skip
-            locker.execute(f"LOCK TABLE {', '.join(tables)} IN ACCESS EXCLUSIVE MODE")
-            locked.set()
-            time.sleep(seconds)
-            locker.rollback()
-
-    thread = threading.Thread(target=hold)
-    thread.start()
-    assert locked.wait(10), "the locks were not granted"
-    return thread
-
-
 def test_the_worker_rides_out_a_hung_database_and_finishes_the_audit(
     workers, proxy, architect_client
 ):
@@ -242,8 +243,11 @@ def test_the_worker_rides_out_a_hung_database_and_finishes_the_audit(
                what="the worker starts the audit")  # fmt: skip
 
     # Every table the worker writes, locked: each statement waits out its timeout.
-    tables = [FleetAudit._meta.db_table, DBTaskResult._meta.db_table, "jobs_taskworker"]
-    hold_locks(tables, HUNG_S).join()
+    hung = TableLock(FleetAudit._meta.db_table, DBTaskResult._meta.db_table,
+                     TaskWorker._meta.db_table, mode="ACCESS EXCLUSIVE")  # fmt: skip
+    hung.take()
+    time.sleep(HUNG_S)
+    hung.release()
     assert worker.alive, worker.log()
     proxy.set("hang")  # and then the network: nothing answers, nothing errs
     time.sleep(SILENT_S)
