@@ -11,7 +11,6 @@ Nothing leaves the machine.
 """
 
 import argparse
-import asyncio
 import contextlib
 import http.client
 import json
@@ -26,6 +25,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlparse
+
+from bench.proxy import BreakableProxy
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -314,57 +315,6 @@ def sign_in_attempts(count: int) -> str:
 # -- faults -----------------------------------------------------------------------------------
 
 
-class BreakableProxy:
-    """A TCP proxy to PostgreSQL that can pass, refuse (a closed database) or hang."""
-
-    def __init__(self, target_host: str, target_port: int) -> None:
-        self.target = (target_host, target_port)
-        self.mode = "pass"
-        self.loop = asyncio.new_event_loop()
-        self.server = None
-        self.writers: set[asyncio.StreamWriter] = set()
-        threading.Thread(target=self.loop.run_forever, daemon=True).start()
-        self.call(self._listen())
-
-    def call(self, coroutine):
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=10)
-
-    async def _listen(self) -> None:
-        self.server = await asyncio.start_server(self._serve, HOST, PROXY_PORT)
-
-    async def _serve(self, reader, writer) -> None:
-        if self.mode == "hang":
-            self.writers.add(writer)
-            await asyncio.sleep(3600)
-            return
-        upstream_reader, upstream_writer = await asyncio.open_connection(*self.target)
-        self.writers.update({writer, upstream_writer})
-
-        async def pipe(source, sink) -> None:
-            with contextlib.suppress(OSError, asyncio.CancelledError):
-                while data := await source.read(65536):
-                    while self.mode == "hang":
-                        await asyncio.sleep(0.1)
-                    sink.write(data)
-                    await sink.drain()
-            sink.close()
-
-        await asyncio.gather(pipe(reader, upstream_writer), pipe(upstream_reader, writer))
-
-    async def _close_all(self) -> None:
-        self.server.close()
-        for writer in list(self.writers):
-            writer.transport.abort()
-        self.writers.clear()
-
-    def set(self, mode: str) -> None:
-        if mode == "closed":
-            self.call(self._close_all())
-        elif self.mode == "closed":
-            self.call(self._listen())
-        self.mode = mode
-
-
 def outcome_summary(tally: Tally) -> str:
     parts = [f"{count} × {outcome}" for outcome, count in sorted(tally.statuses.items())]
     return ", ".join(parts)
@@ -377,7 +327,7 @@ def run_faults() -> None:
     print("| fault | what clients saw | slowest error | slowest answer | after the fault |")
     print("|---|---|---|---|---|")
     url = urlparse(DATABASE_URL)
-    proxy = BreakableProxy(url.hostname, url.port or 5432)
+    proxy = BreakableProxy(url.hostname, url.port or 5432, host=HOST, port=PROXY_PORT)
     proxied = DATABASE_URL.replace(f"{url.hostname}:{url.port or 5432}", f"{HOST}:{PROXY_PORT}")
     method, path, body = ENDPOINTS["`POST /api/v1/evaluate`"]
     extra = {"DB_STATEMENT_TIMEOUT_MS": str(STATEMENT_TIMEOUT_MS), "DB_CONNECT_TIMEOUT": "3"}
@@ -611,6 +561,7 @@ def run_import(rows: int = 5000) -> None:
     script = f"""
 import time, django
 django.setup()
+from django.test import override_settings
 from catalog.imports import import_job_run
 from catalog.models import Gpu, ImportJob
 cols = {SHEET_COLUMNS!r}
@@ -618,9 +569,13 @@ lines = [cols] + [{SHEET_ROW!r}.format(i=i, price=1000 + i) for i in range({rows
 job = ImportJob.objects.create(model="catalog.gpu", file_name="bulk.csv", file_format="csv",
                                data=("\\n".join(lines) + "\\n").encode(), rows_total={rows})
 start = time.perf_counter()
-status = import_job_run.call(job.pk)
+# The task as a worker runs it, in this process (the immediate backend gives it its context).
+immediate = {{"default": {{"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}}}
+with override_settings(TASKS=immediate):
+    import_job_run.enqueue(job.pk)
 spent = time.perf_counter() - start
 job.refresh_from_db()
+status = job.status
 print(f"{{status}} {{spent:.1f}} {{job.totals}} {{len(job.data)}}")
 Gpu.objects.filter(slug__startswith="bulk-").delete()
 job.delete()

@@ -3,9 +3,12 @@
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
+from django.template.loader import render_to_string
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from import_export.admin import ImportExportModelAdmin
 from import_export.formats.base_formats import XLSX
@@ -25,6 +28,7 @@ from catalog.spreadsheets import (
     xlsx_checked,
 )
 from configurator.history_admin import HistoryAdmin
+from configurator.jobs.selectors import job_state
 
 ZIP_START = b"PK\x03\x04"
 
@@ -242,9 +246,20 @@ class ImportJobAdmin(admin.ModelAdmin):
 
     list_display = ["file_name", "model", "status", "progress", "created_by", "created_at"]
     list_filter = ["status", "model"]
-    fields = ["file_name", "model", "status", "progress", "totals", "errors_table",
-              "created_by", "created_at", "finished_at"]  # fmt: skip
+    fields = ["file_name", "model", "status", "worker_state", "progress", "totals",
+              "errors_table", "created_by", "created_at", "finished_at"]  # fmt: skip
     readonly_fields = fields
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        # The page refreshes itself only while its job can still change (change_form.html).
+        job = self.get_object(request, unquote(object_id))
+        extra_context = {**(extra_context or {}), "job_state": job_state(job) if job else None}
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    @admin.display(description=_("worker"))
+    def worker_state(self, job: ImportJob) -> str:
+        html = render_to_string("jobs/includes/job_state.html", {"job": job_state(job)}).strip()
+        return mark_safe(html) if html else "—"  # the template's own output, escaped there
 
     @admin.display(description=_("progress"))
     def progress(self, job: ImportJob) -> str:

@@ -15,6 +15,8 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from configurator.jobs.models import LeasedJob
+
 
 class CatalogItem(models.Model):
     slug = models.SlugField(_("slug"), max_length=64, unique=True)
@@ -343,7 +345,7 @@ class Platform(CatalogItem):
             )
 
 
-class ImportJob(models.Model):
+class ImportJob(LeasedJob):
     """A catalog sheet too long to import within a request, checked and imported by a task.
 
     Nothing is written unless every row passes: the rows are checked first (`rows_checked`
@@ -357,8 +359,12 @@ class ImportJob(models.Model):
         DONE = "done", _("imported")
         REFUSED = "refused", _("refused: rows with errors, nothing imported")
         FAILED = "failed", _("failed: nothing imported")
+        STOPPED = "stopped", _("failed: the worker stopped, nothing imported")
 
     RUNNING = (Status.QUEUED, Status.CHECKING, Status.WRITING)
+    QUEUED = Status.QUEUED
+    ACTIVE = RUNNING
+    STOPPED = Status.STOPPED
 
     model = models.CharField(_("catalog list"), max_length=40)  # e.g. "catalog.gpu"
     file_name = models.CharField(_("file"), max_length=255)

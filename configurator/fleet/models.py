@@ -9,14 +9,21 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from configurator.jobs.models import LeasedJob
 
-class FleetAudit(models.Model):
+
+class FleetAudit(LeasedJob):
     class Status(models.TextChoices):
         QUEUED = "queued", _("queued")
         RUNNING = "running", _("running")
         DONE = "done", _("done")
         INVALID = "invalid", _("refused")
         FAILED = "failed", _("failed")
+        STOPPED = "stopped", _("failed: the worker stopped")
+
+    QUEUED = Status.QUEUED
+    ACTIVE = (Status.QUEUED, Status.RUNNING)
+    STOPPED = Status.STOPPED
 
     file_name = models.CharField(_("file"), max_length=255)
     source = models.BinaryField(_("uploaded sheet"), editable=False, default=b"")
@@ -52,7 +59,7 @@ class FleetAudit(models.Model):
 
     @property
     def finished(self) -> bool:
-        return self.status in (self.Status.DONE, self.Status.INVALID, self.Status.FAILED)
+        return self.status not in self.ACTIVE
 
 
 class AuditedBuild(models.Model):

@@ -22,6 +22,7 @@ from configurator.fleet.probe.files import HOSTNAME
 from configurator.fleet.probe_report import probe_report
 from configurator.fleet.report import audit_stream
 from configurator.fleet.sheet import SheetError, open_sheet
+from configurator.jobs.services import job_attempt_holds
 from configurator.models import RuleSetVersion
 from configurator.services import StaleVersion
 
@@ -65,8 +66,12 @@ def _problems(auditor, chunk) -> list[dict[str, object]]:
     return found
 
 
-def fleet_audit_run(*, audit: FleetAudit) -> FleetAudit:
-    """Audit a stored sheet; save every node, or none and the problems by row and column."""
+def fleet_audit_run(*, audit: FleetAudit, attempt: int | None = None) -> FleetAudit:
+    """Audit a stored sheet; save every node, or none and the problems by row and column.
+
+    `attempt` is the task's attempt (configurator.jobs): results are written only while it
+    still holds the audit, so a worker taken for dead that finishes after all writes nothing.
+    """
     FleetAudit.objects.filter(pk=audit.pk).update(status=FleetAudit.Status.RUNNING)
     problems: list[dict[str, object]] = []
     node_ids, rows, indexes = [], [], []
@@ -91,8 +96,13 @@ def fleet_audit_run(*, audit: FleetAudit) -> FleetAudit:
     except SheetError as error:
         problems = [{"row": None, "column": None, "message": str(error)}]
     if problems:
-        return _finish(audit, FleetAudit.Status.INVALID, problems=problems, rows_read=rows_read)
+        with transaction.atomic():
+            if not _holds(audit, attempt):
+                return FleetAudit.objects.get(pk=audit.pk)
+            return _finish(audit, FleetAudit.Status.INVALID, problems=problems, rows_read=rows_read)
     with transaction.atomic():
+        if not _holds(audit, attempt):
+            return FleetAudit.objects.get(pk=audit.pk)
         # Several spellings of one build share one result, stored as one AuditedBuild.
         counts: dict[int, int] = {}
         for index in indexes:
@@ -127,6 +137,10 @@ def fleet_audit_run(*, audit: FleetAudit) -> FleetAudit:
             profile=auditor.version.profile,
             rule_version=auditor.version.version,
         )
+
+
+def _holds(audit: FleetAudit, attempt: int | None) -> bool:
+    return attempt is None or job_attempt_holds(job=audit, attempt=attempt)
 
 
 def _finish(audit: FleetAudit, status: str, *, problems=None, **values) -> FleetAudit:

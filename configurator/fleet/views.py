@@ -21,6 +21,7 @@ from configurator.fleet.models import AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.archive import MAX_ARCHIVE_BYTES
 from configurator.fleet.probe.facts import node_facts
 from configurator.fleet.rows import RowErrors
+from configurator.jobs.selectors import job_state
 
 PROBE_SCRIPT = Path(__file__).resolve().parent / "probe" / "probe.sh"
 FILE_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_.:-]")  # a download's name, never shell code
@@ -59,7 +60,7 @@ def audit_upload(request: HttpRequest) -> HttpResponse:
 def audit_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """Show an audit: progress while it runs (htmx polls), then its summary, charts and nodes."""
     audit = get_object_or_404(selectors.audit_list(), pk=pk)
-    context = {"audit": audit}
+    context = {"audit": audit, "job": job_state(audit)}
     if audit.status == FleetAudit.Status.DONE:
         verdict = request.GET.get("verdict")
         page = Paginator(selectors.audit_nodes(audit, verdict), PAGE_SIZE).get_page(

@@ -47,6 +47,8 @@ INSTALLED_APPS = [
     "ninja",
     "import_export",
     "simple_history",
+    # Before django_tasks_db: its `db_worker` command is replaced by the project's.
+    "configurator.jobs",
     "django_tasks_db",
     "axes",
     "catalog",
@@ -308,6 +310,15 @@ QUOTE_VALID_DAYS = env_int("QUOTE_VALID_DAYS", default=30)
 QUOTE_LINK_MAX_AGE_DAYS = env_int("QUOTE_LINK_MAX_AGE_DAYS", default=30)
 
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+# A worker beats every quarter of TASK_LEASE_SECONDS; a running task whose worker has not
+# beaten for a whole lease is taken up again by a live worker, until TASK_MAX_ATTEMPTS
+# workers have started it, then failed with that reason (configurator.jobs.leases). A worker
+# whose database does not answer tries again TASK_WORKER_RETRY_SECONDS later, twice as long
+# each time up to TASK_WORKER_RETRY_MAX_SECONDS, instead of exiting (docs/reliability.md).
+TASK_LEASE_SECONDS = env_int("TASK_LEASE_SECONDS", default=60)
+TASK_MAX_ATTEMPTS = env_int("TASK_MAX_ATTEMPTS", default=3)
+TASK_WORKER_RETRY_SECONDS = 1
+TASK_WORKER_RETRY_MAX_SECONDS = env_int("TASK_WORKER_RETRY_MAX_SECONDS", default=60)
 
 LOGGING = {
     "version": 1,

@@ -5,6 +5,7 @@ import io
 import openpyxl
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.tasks import TaskContext
 from django.urls import reverse
 
 from configurator.fleet import services
@@ -168,7 +169,8 @@ def test_with_the_database_backend_the_audit_waits_for_the_worker(architect_clie
     assert 'hx-trigger="every 1s"' in page.content.decode()
     # What db_worker does with the stored task (its loop would close the test's connection).
     stored = DBTaskResult.objects.get()
-    queued = stored.task_result
-    stored.set_successful(stored.task.call(*queued.args, **queued.kwargs))
+    stored.claim("a-worker")
+    claimed = stored.task_result
+    stored.set_successful(stored.task.call(TaskContext(task_result=claimed), *claimed.args))
     audit.refresh_from_db()
     assert audit.status == FleetAudit.Status.DONE and audit.nodes.count() == 2
