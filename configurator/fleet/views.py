@@ -17,7 +17,7 @@ from configurator.fleet.binding import safe_name
 from configurator.fleet.forms import ProbeUploadForm, SheetUploadForm
 from configurator.fleet.models import AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.archive import MAX_ARCHIVE_BYTES
-from configurator.fleet.probe.facts import node_facts
+from configurator.fleet.probe_report import stored_facts
 from configurator.fleet.rows import RowErrors
 
 PROBE_SCRIPT = Path(__file__).resolve().parent / "probe" / "probe.sh"
@@ -142,7 +142,9 @@ def probe_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def probe_binding(request: HttpRequest, pk: int) -> HttpResponse:
     """Download a probed node's binding script, from its real NUMA layout."""
     probe = get_object_or_404(NodeProbe, pk=pk)
-    facts = node_facts(probe.files)
+    facts, unreadable = stored_facts(probe.files)
+    if facts is None:
+        raise Http404(unreadable)
     try:
         script = delivery.facts_script(facts, title=probe.hostname or probe.file_name)
     except ValueError:

@@ -190,3 +190,18 @@ def nul_files() -> dict[str, str]:
     files["hostname.txt"] = "h200\x00vm\n"
     files["nvidia-smi-topo.txt"] += "\x00\n"
     return files
+
+
+def long_name_chain_archive(count: int) -> bytes:
+    """`count` GNU long-name headers in a row (tarfile follows each by recursion), then files."""
+    name = b"probe-node/lscpu.json\0"
+    chain = (_header("././@LongLink", len(name), tarfile.GNUTYPE_LONGNAME) + name
+             + b"\0" * (-len(name) % tarfile.BLOCKSIZE)) * count  # fmt: skip
+    return _gzip([chain, _real_members(), _end()])
+
+
+def sparse_member_archive() -> bytes:
+    """lscpu.json as a GNU sparse member ('S'), whose map tarfile reads block by block."""
+    data = fixture("h200-vm/lscpu.json").encode()
+    header = _header("probe-node/lscpu.json", len(data), tarfile.GNUTYPE_SPARSE)
+    return _gzip([header, data, b"\0" * (-len(data) % tarfile.BLOCKSIZE), _real_members(), _end()])

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from configurator.fleet.probe import parsers as p
-from configurator.fleet.probe.files import FILES
+from configurator.fleet.probe.files import FILES, REQUIRED
 
 
 @dataclass(frozen=True)
@@ -146,16 +146,25 @@ class NodeFacts:
 
 def _optional(files: dict[str, str], name: str, parse):
     text = files.get(name, "")
-    return parse(text) if text.strip() else None
+    if not text.strip():
+        return None
+    try:
+        return parse(text)
+    except p.ProbeParseError as error:
+        error.file = name  # the parser knows the line, only the caller the file
+        raise
 
 
 def node_facts(files: dict[str, str]) -> NodeFacts:
     """Parse a probe archive's files into one node's facts; raise ProbeParseError."""
     missing = tuple(name for name in FILES if not files.get(name, "").strip())
+    for name in REQUIRED:
+        if name in missing:
+            raise p.ProbeParseError(p.gettext_noop("%(file)s is missing"), file=name)
     numa = _optional(files, "numactl-hardware.txt", p.parse_numactl_hardware) or ()
     return NodeFacts(
-        cpu=p.parse_lscpu_json(files["lscpu.json"]),
-        gpus=p.parse_nvidia_smi_xml(files["nvidia-smi-q.xml"]),
+        cpu=_optional(files, "lscpu.json", p.parse_lscpu_json),
+        gpus=_optional(files, "nvidia-smi-q.xml", p.parse_nvidia_smi_xml),
         numa=numa,
         topology=_optional(files, "nvidia-smi-topo.txt", p.parse_topo),
         pci=_optional(files, "lspci-vv.txt", p.parse_lspci) or (),
