@@ -20,6 +20,7 @@ import io
 import posixpath
 import tarfile
 import time
+import zlib
 
 from django.utils.translation import gettext as _
 
@@ -187,7 +188,7 @@ def read_archive(content: bytes) -> dict[str, str]:
                            "limit": _mb(FILE_BYTES[name])}
                     )  # fmt: skip
                 files[name] = _text(archive.extractfile(member).read(member.size))
-    except (tarfile.TarError, OSError, EOFError, RecursionError) as error:
+    except (tarfile.TarError, OSError, EOFError, zlib.error) as error:  # zlib's, reading a member
         raise ArchiveError(_("This is not a tar.gz archive, or it is damaged.")) from error
     missing = [name for name in REQUIRED if not files.get(name, "").strip()]
     if missing:

@@ -159,8 +159,10 @@ def node_facts(files: dict[str, str]) -> NodeFacts:
     """Parse a probe archive's files into one node's facts; raise ProbeParseError."""
     missing = tuple(name for name in FILES if not files.get(name, "").strip())
     for name in REQUIRED:
-        if name in missing:
-            raise p.ProbeParseError(p.gettext_noop("%(file)s is missing"), file=name)
+        if name in missing:  # read_archive refuses such an archive; a stored one is refused here
+            error = p.ProbeParseError(p.gettext_noop("the file is empty or missing"))
+            error.file = name
+            raise error
     numa = _optional(files, "numactl-hardware.txt", p.parse_numactl_hardware) or ()
     return NodeFacts(
         cpu=_optional(files, "lscpu.json", p.parse_lscpu_json),
