@@ -298,3 +298,15 @@ def test_a_probe_with_nul_bytes_is_saved_without_them(architect_client):
     probe = NodeProbe.objects.get()
     assert response.status_code == 302 and probe.hostname == "h200\ufffdvm"
     assert "\x00" not in str(probe.files)
+
+
+@pytest.mark.django_db
+def test_a_refused_probe_is_explained_in_the_readers_language(architect_client, settings):
+    from django.utils import translation
+
+    architect_client.cookies["django_language"] = "zh-hans"
+    page = upload(architect_client, tar_gz(numactl_range_files())).content.decode()
+    translation.activate(settings.LANGUAGE_CODE)  # the request's language stays in the thread
+    assert "numactl-hardware.txt 第 2 行：node 0 列出 3,000,001 个 CPU；一个节点最多 8,192 个" in (
+        page
+    )

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 BDF = re.compile(r"^(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\b")
 
-# Linux numbers at most NR_CPUS CPUs (0 .. NR_CPUS-1) and MAX_NUMNODES NUMA nodes; their
-# largest values are x86-64's MAXSMP build, the largest any architecture allows:
-# NR_CPUS_RANGE_END 8192 and NODES_SHIFT 10 (arch/x86/Kconfig).
+# Linux numbers at most NR_CPUS CPUs (0 .. NR_CPUS-1) and 2**NODES_SHIFT NUMA nodes. On
+# x86-64 NR_CPUS is at most 8192 (NR_CPUS_RANGE_END in arch/x86/Kconfig, the value MAXSMP
+# builds take) and NODES_SHIFT at most 10; arm64 allows fewer CPUs (4096).
 MAX_CPUS = 8192
 MAX_NUMA_NODES = 1024
 # Not kernel limits but what no node comes near: the largest single-system-image servers
@@ -75,13 +75,13 @@ def _shown(text: str, limit: int = 40) -> str:
 
 def lines(text: str) -> Iterator[tuple[int, str]]:
     """Yield each line of a command's output with its number, without a list of them all."""
-    for number, line in enumerate(io.StringIO(text, newline="\n"), 1):
+    for index, line in enumerate(io.StringIO(text, newline="\n"), 1):
         if len(line) > MAX_LINE_CHARS:
             raise ProbeParseError(
                 gettext_noop("the line is %(length)s characters long; the limit is %(limit)s"),
-                line=number, length=f"{len(line):,}", limit=f"{MAX_LINE_CHARS:,}",
+                line=index, length=f"{len(line):,}", limit=f"{MAX_LINE_CHARS:,}",
             )  # fmt: skip
-        yield number, line.rstrip("\r\n")
+        yield index, line.rstrip("\r\n")
 
 
 def number(text: str, *, what: str, line: int | None = None, low: int = 0, high: int) -> int:
