@@ -1,6 +1,7 @@
 """Hostile probe archives against the upload and the report page, each in a fresh process.
 
     .venv/bin/python -m bench.probe_attacks [--only numactl-upload,long-name,...]
+    .venv/bin/python -m bench.probe_attacks --parsers   # each parser at its file's limit
 
 For each attack (the builders are tests/fleet/probe_archives.py) two fresh child processes
 sign in as an architect on production settings (DEBUG off) and PostgreSQL
@@ -10,9 +11,13 @@ measures its wall time and the growth of the process's peak RSS (`ru_maxrss` aft
 before), the second its tracemalloc peak (tracing slows Python down, so it is not timed).
 The archives are built by this parent process and handed over as files, so their building
 never counts. Prints the table of docs/reliability.md "Hostile probe archives".
+
+`--parsers` runs each parser, in this process, on the worst text its file's byte limit
+(files.FILE_BYTES) lets through: once timed, once under tracemalloc.
 """
 
 import argparse
+import contextlib
 import html
 import json
 import os
@@ -148,6 +153,74 @@ def child(name: str, path: str, mode: str) -> dict[str, object]:
     return result
 
 
+# -- the parsers at their limits ---------------------------------------------------------------
+
+
+def worst_files() -> list[tuple[str, str, str]]:
+    """Return (file, what it holds, text): the largest or densest text each limit lets in."""
+    from tests.fleet.probe_archives import fixture
+
+    gpu = fixture("h200-vm/nvidia-smi-q.xml").split("<gpu ", 1)[1].rsplit("</gpu>", 1)[0]
+    function = (
+        "{:02x}:{:02x}.0 3D controller: NVIDIA\n\tLnkCap: Speed 16GT/s, Width x16\n"
+        "\tLnkSta: Speed 2.5GT/s (downgraded), Width x8 (downgraded)\n\tNUMA node: 0\n"
+    )
+    header = "\t" + "\t".join(f"GPU{i}" for i in range(256)) + "\tCPU Affinity\tNUMA Affinity\n"
+    rows = "".join(
+        f"GPU{i}\t" + "\t".join(["NV18"] * 256) + f"\t{i % 8 * 1000}-{i % 8 * 1000 + 999}"
+        f"\t{i % 8}\n"
+        for i in range(256)
+    )
+    nodes = "".join(
+        f"node {n} cpus: "
+        + " ".join(str(n * 8 + c) for c in range(8))
+        + f"\nnode {n} size: 1000 MB\n"
+        for n in range(1024)
+    )
+    return [
+        ("nvidia-smi-q.xml", "128 real H200 GPUs",
+         "<nvidia_smi_log>" + f"<gpu {gpu}</gpu>" * 128 + "</nvidia_smi_log>"),
+        ("nvidia-smi-q.xml", "a million empty elements",
+         "<nvidia_smi_log>" + "<a/>" * (2**20 - 10) + "</nvidia_smi_log>"),
+        ("lspci-vv.txt", "8,192 GPU functions",
+         "".join(function.format(bus, dev) for bus in range(256) for dev in range(32))),
+        ("lspci-vv.txt", "4 million empty lines", "\n" * 4 * 2**20),
+        ("dmidecode-memory.txt", "one block of 200,000 fields",
+         "Memory Device\n" + "a: b\n" * 200_000),
+        ("nvidia-smi-topo.txt", "256 devices × 256 links", header + rows[: 2**18 - len(header)]),
+        ("numactl-hardware.txt", "1,024 nodes of 8 CPUs", nodes),
+        ("numactl-hardware.txt", "one node listing CPU 0 30,000 times",
+         "node 0 cpus: " + ",".join(["0"] * 30_000) + "\n"),
+        ("lscpu.json", "80,000 empty lists", '{"lscpu": [' + ",".join(["[]"] * 80_000) + "]}"),
+    ]  # fmt: skip
+
+
+def parser_budgets() -> None:
+    from configurator.fleet.probe import parsers as p
+    from configurator.fleet.probe.facts import PARSERS
+    from configurator.fleet.probe.files import FILE_BYTES
+
+    print("| file, holding | size | answer | time | tracemalloc peak |")
+    print("|---|---|---|---|---|")
+    for name, what, text in worst_files():
+        assert len(text.encode()) <= FILE_BYTES[name], name
+        parse = PARSERS[name]
+        start = time.perf_counter()
+        try:
+            parse(text)
+            answer = "read"
+        except p.ProbeParseError as error:
+            answer = f"refused: {error}"
+        seconds = time.perf_counter() - start
+        tracemalloc.start()
+        with contextlib.suppress(p.ProbeParseError):
+            parse(text)
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+        size = len(text.encode()) / 2**20
+        print(f"| `{name}`, {what} | {size:.2f} MB | {answer} | {seconds:.2f} s | {peak:.1f} MB |")
+
+
 # -- the parent -------------------------------------------------------------------------------
 
 
@@ -170,9 +243,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--only", default=",".join(ATTACKS))
     parser.add_argument("--child", nargs=3, metavar=("NAME", "PATH", "MODE"))
+    parser.add_argument("--parsers", action="store_true")
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(*args.child)))
+        return
+    if args.parsers:
+        parser_budgets()
         return
     for command in (["migrate", "--no-input"], ["collectstatic", "--no-input"]):
         subprocess.run(

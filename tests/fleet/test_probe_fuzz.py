@@ -12,13 +12,13 @@ from hypothesis import strategies as st
 
 from configurator.fleet.probe import parsers as p
 from configurator.fleet.probe.archive import ArchiveError, read_archive
-from configurator.fleet.probe.facts import node_facts
+from configurator.fleet.probe.facts import PARSERS, node_facts
 from tests.fleet.probe_archives import dual_socket_synthetic, fixture, h200_vm_files, tar_gz
 
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SECONDS = 2.0  # far above a real file's milliseconds; a budget gone wrong takes far longer
 
-PARSERS = {
+FIXTURES = {
     p.parse_lscpu_json: ["h200-vm/lscpu.json"],
     p.parse_numactl_hardware: ["h200-vm/numactl-hardware.txt"],
     p.parse_topo: ["h200-vm/nvidia-smi-topo.txt", "public/nvidia-smi-topo-8x4090-dual-socket.txt"],
@@ -28,7 +28,7 @@ PARSERS = {
                                "public/dmidecode-memory-epyc-empty-slot.txt"],
     p.parse_nccl_busbw: ["public/nccl-tests-tail-mpirun.txt"],
 }  # fmt: skip
-REAL = [(parse, path) for parse, paths in PARSERS.items() for path in paths]
+REAL = [(parse, path) for parse, paths in FIXTURES.items() for path in paths]
 
 # What a hostile or broken file puts where a number or a list was.
 ODD = st.sampled_from([
@@ -70,7 +70,7 @@ def mutated(draw, text: str) -> str:
     return text
 
 
-@pytest.mark.parametrize("parse", PARSERS, ids=lambda parse: parse.__name__)
+@pytest.mark.parametrize("parse", PARSERS.values(), ids=list(PARSERS))
 @FUZZ
 @given(text=st.text(max_size=2000))
 def test_any_text_is_read_or_refused_by_the_parser(parse, text):

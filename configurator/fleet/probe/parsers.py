@@ -9,7 +9,6 @@ docs/fleet.md "Limits"; the archive's byte limits per file are in `files.FILE_BY
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -38,6 +37,7 @@ MAX_XML_ELEMENTS = 200_000  # 128 H200s would print about 63,000
 MAX_TOPO_AFFINITY_CPUS = 4 * MAX_CPUS  # distinct affinity lists together: one per NUMA node
 MAX_LSCPU_DEPTH = 8  # util-linux >= 2.38 nests fields two levels deep
 MAX_LINE_CHARS = 65536  # a node's 8,192 CPUs listed one by one take about 40,000
+MAX_LINES = 500_000  # lspci -vv prints about 50 a PCI function
 MAX_DIGITS = 12  # of any number a command prints here (a CPU, a size in MB, a link width)
 NUMBER = re.compile(r"[0-9]+")  # ASCII only: str.isdigit() also takes "²", which int() refuses
 
@@ -74,14 +74,24 @@ def _shown(text: str, limit: int = 40) -> str:
 
 
 def lines(text: str) -> Iterator[tuple[int, str]]:
-    """Yield each line of a command's output with its number, without a list of them all."""
-    for index, line in enumerate(io.StringIO(text, newline="\n"), 1):
-        if len(line) > MAX_LINE_CHARS:
+    """Yield each line of a command's output with its number, without a list or copy of all."""
+    start, index = 0, 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        index += 1
+        if end - start > MAX_LINE_CHARS:
             raise ProbeParseError(
                 gettext_noop("the line is %(length)s characters long; the limit is %(limit)s"),
-                line=index, length=f"{len(line):,}", limit=f"{MAX_LINE_CHARS:,}",
+                line=index, length=f"{end - start:,}", limit=f"{MAX_LINE_CHARS:,}",
             )  # fmt: skip
-        yield index, line.rstrip("\r\n")
+        if index > MAX_LINES:
+            raise ProbeParseError(
+                gettext_noop("the output has more than %(limit)s lines"),
+                line=index, limit=f"{MAX_LINES:,}",
+            )  # fmt: skip
+        yield index, text[start:end].rstrip("\r")
+        start = end + 1
 
 
 def number(text: str, *, what: str, line: int | None = None, low: int = 0, high: int) -> int:
@@ -478,7 +488,7 @@ def parse_nvidia_smi_xml(text: str) -> tuple[SmiGpu, ...]:
 # lspci -vv -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a node can list thousands
 class PciLink:
     address: str
     description: str
