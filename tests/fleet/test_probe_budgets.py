@@ -245,7 +245,7 @@ def test_each_probe_file_has_its_own_size_limit():
 def test_the_unpacked_stream_and_the_clock_are_bounded(monkeypatch):
     good = tar_gz(h200_vm_files())
     monkeypatch.setattr(archive, "MAX_STREAM_BYTES", 4096)
-    assert refusal(good)[0] == "The archive unpacks to over 0.00 MB."
+    assert refusal(good)[0] == "The archive's unpacked tar stream is over 0.00 MB."
     monkeypatch.undo()
     monkeypatch.setattr(archive, "MAX_SECONDS", 0)
     assert refusal(good)[0] == "Reading the archive took over 0 s."

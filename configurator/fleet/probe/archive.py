@@ -69,7 +69,8 @@ class _Budget:
     def _check(self, end: int) -> None:
         if end > MAX_STREAM_BYTES:
             raise ArchiveError(
-                _("The archive unpacks to over %(limit)s MB.") % {"limit": _mb(MAX_STREAM_BYTES)}
+                _("The archive's unpacked tar stream is over %(limit)s MB.")
+                % {"limit": _mb(MAX_STREAM_BYTES)}
             )
         if time.monotonic() > self._deadline:
             raise ArchiveError(
