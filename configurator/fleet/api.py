@@ -1,5 +1,7 @@
 """Fleet endpoints of the JSON API: read a node's probe archive into its balance report."""
 
+import re
+
 from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.urls import reverse
@@ -15,6 +17,7 @@ from configurator.inputs import InputErrors
 
 router = Router(tags=["fleet"])
 MAX_PSU_WATTS = 100_000  # as evaluate's psu_watts
+WATTS = re.compile(r"[0-9]{1,6}")
 
 
 def probe_out(probe: NodeProbe) -> dict[str, object]:
@@ -50,7 +53,9 @@ def probe_create(request: HttpRequest):
     elif archive.size > MAX_ARCHIVE_BYTES:
         errors.add("archive", f"The archive is over {MAX_ARCHIVE_BYTES // 2**20} MB.")
     psu_text = request.POST.get("psu_watts", "").strip()
-    psu_watts = int(psu_text) if psu_text.isdigit() else 0
+    # ASCII digits, and few of them: str.isdigit() takes "²", which int() refuses, and int()
+    # refuses 5,000 digits too.
+    psu_watts = int(psu_text) if WATTS.fullmatch(psu_text) else 0
     if not 1 <= psu_watts <= MAX_PSU_WATTS:
         errors.add("psu_watts", f"Give the usable PSU output in W, 1 to {MAX_PSU_WATTS}.")
     binding = request.POST.get("numa_binding", "true").strip().lower()

@@ -20,8 +20,7 @@ from configurator import selectors
 from configurator.engine.evaluate import Evaluation, evaluate
 from configurator.engine.rules import RuleParams
 from configurator.fleet.models import AuditedBuild, FleetAudit, NodeProbe
-from configurator.fleet.probe.facts import node_facts
-from configurator.fleet.probe_report import probe_report
+from configurator.fleet.probe_report import probe_report, stored_facts
 from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import RowErrors
 from configurator.fleet.selectors import build_from_fields
@@ -127,9 +126,10 @@ def rule_change_impact(*, current: RuleParams, proposed: RuleParams) -> Impact:
     for name, probe in sorted(latest.items()):
         # From the probe's own files: the build keeps what only a probe sees (GPUs across
         # sockets, the slots' PCIe generation).
-        report = probe_report(
-            node_facts(probe.files), psu_watts=probe.psu_watts, numa_binding=probe.numa_binding
-        )
+        facts, _unreadable = stored_facts(probe.files)
+        if facts is None:
+            continue  # stored before a parser's budget refused one of its files
+        report = probe_report(facts, psu_watts=probe.psu_watts, numa_binding=probe.numa_binding)
         if report.build is not None:
             impact.add("probe", name, 1, evaluate(report.build, current),
                        evaluate(report.build, proposed))  # fmt: skip

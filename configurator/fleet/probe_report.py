@@ -19,7 +19,8 @@ from configurator import selectors
 from configurator.engine import build as engine
 from configurator.engine.catalog import Catalog
 from configurator.engine.evaluate import Evaluation, evaluate
-from configurator.fleet.probe.facts import NodeFacts
+from configurator.fleet.probe.facts import NodeFacts, node_facts
+from configurator.fleet.probe.parsers import ProbeParseError
 from configurator.fleet.rows import build_fields
 
 # The text of each hardware finding; params fill it in (facts.ProbeFinding).
@@ -66,6 +67,29 @@ def finding_text(finding: dict[str, object]) -> str:
     """Return a stored finding as a sentence in the active language."""
     params = {"subject": finding["subject"], **finding.get("params", {})}
     return str(FINDING_TEXT[finding["code"]]) % params
+
+
+def probe_error_text(error: ProbeParseError) -> str:
+    """Return why a probe file cannot be read, in the active language, by file and line."""
+    text = _(error.message) % error.params
+    if error.file and error.line is not None:
+        return _("%(file)s line %(line)s: %(error)s") % {
+            "file": error.file, "line": error.line, "error": text}  # fmt: skip
+    if error.file:
+        return _("%(file)s: %(error)s") % {"file": error.file, "error": text}
+    return text
+
+
+def stored_facts(files: dict[str, str]) -> tuple[NodeFacts | None, str]:
+    """Return a stored probe's facts, or None and why its files cannot be read (now).
+
+    A probe stored before a parser's budget existed can hold a file that parser now refuses:
+    its report still opens, says why, and nothing past the budget is read into memory.
+    """
+    try:
+        return node_facts(files), ""
+    except ProbeParseError as error:
+        return None, probe_error_text(error)
 
 
 def finding_title(finding: dict[str, object]) -> str:

@@ -15,8 +15,7 @@ from configurator.engine.evaluate import REGISTRY
 from configurator.fleet.audit import UTILISATION_BALANCED, UTILISATION_MISMATCHED
 from configurator.fleet.charts import bars
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
-from configurator.fleet.probe.facts import node_facts
-from configurator.fleet.probe_report import finding_text, finding_title, probe_report
+from configurator.fleet.probe_report import finding_text, finding_title, probe_report, stored_facts
 from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import row_build
 from configurator.quotes.models import Quote, QuoteEvent
@@ -135,14 +134,14 @@ def recipe_list() -> list[dict[str, object]]:
 
 def probe_context(probe: NodeProbe) -> dict[str, object]:
     """Return what a probe's report page shows: facts, findings, verdict and balance."""
-    facts = node_facts(probe.files)
+    facts, unreadable = stored_facts(probe.files)
     findings = [
         {**finding, "title": finding_title(finding), "text": finding_text(finding)}
         for finding in probe.findings
     ]
-    gpu_sockets = facts.gpu_sockets()
+    gpu_sockets = facts.gpu_sockets() if facts else []
     gpus = []
-    for i, gpu in enumerate(facts.gpus):
+    for i, gpu in enumerate(facts.gpus if facts else ()):
         sockets = gpu_sockets[i] if i < len(gpu_sockets) else set()
         gpus.append({"gpu": gpu, "sockets": ", ".join(str(s) for s in sorted(sockets)) or "—"})
     return {
@@ -152,8 +151,9 @@ def probe_context(probe: NodeProbe) -> dict[str, object]:
         "findings": findings,
         "severe": [f for f in findings if f.get("severe")],
         "legend": code_legend(probe.codes),
-        "can_bind": bool(facts.numa),
-        "problems": probe_problems(probe, facts),
+        "can_bind": bool(facts and facts.numa),
+        "unreadable": unreadable,
+        "problems": [] if unreadable else probe_problems(probe, facts),
     }
 
 
@@ -161,7 +161,10 @@ def probe_problems(probe: NodeProbe, facts=None) -> list[str]:
     """Say why a probed node has no rules verdict (which part the catalog lacks); [] if it has."""
     if probe.build:
         return []
-    facts = facts or node_facts(probe.files)
+    if facts is None:
+        facts, unreadable = stored_facts(probe.files)
+        if facts is None:
+            return [unreadable]
     return probe_report(facts, psu_watts=probe.psu_watts, numa_binding=probe.numa_binding).problems
 
 

@@ -19,7 +19,8 @@ from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, Nod
 from configurator.fleet.probe.archive import ArchiveError, read_archive
 from configurator.fleet.probe.facts import node_facts
 from configurator.fleet.probe.files import HOSTNAME
-from configurator.fleet.probe_report import probe_report
+from configurator.fleet.probe.parsers import ProbeParseError
+from configurator.fleet.probe_report import probe_error_text, probe_report
 from configurator.fleet.report import audit_stream
 from configurator.fleet.sheet import SheetError, open_sheet
 from configurator.jobs.services import job_attempt_holds
@@ -172,9 +173,10 @@ def node_probe_create(
         facts = node_facts(files)
     except ArchiveError as error:
         raise ValidationError(str(error)) from error
-    except ValueError as error:  # ProbeParseError, or a number a parser could not read
+    except ProbeParseError as error:  # the only error a parser raises, by file and line
         raise ValidationError(
-            _("A command's output in the archive cannot be read: %(error)s") % {"error": error}
+            _("A command's output in the archive cannot be read: %(error)s")
+            % {"error": probe_error_text(error)}
         ) from error
     report = probe_report(facts, psu_watts=psu_watts, numa_binding=numa_binding)
     evaluation = report.evaluation

@@ -19,7 +19,7 @@ from configurator.fleet.binding import refusal_script
 from configurator.fleet.forms import ProbeUploadForm, SheetUploadForm
 from configurator.fleet.models import AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.archive import MAX_ARCHIVE_BYTES
-from configurator.fleet.probe.facts import node_facts
+from configurator.fleet.probe_report import stored_facts
 from configurator.fleet.rows import RowErrors
 from configurator.jobs.selectors import job_state
 
@@ -148,7 +148,9 @@ def probe_binding(request: HttpRequest, pk: int) -> HttpResponse:
     probe = NodeProbe.objects.filter(pk=pk).first()
     if probe is None:
         return script_refusal(status=404, reason=_("There is no such node probe."))
-    facts = node_facts(probe.files)
+    facts, unreadable = stored_facts(probe.files)
+    if facts is None:
+        return script_refusal(status=404, reason=unreadable)
     if not facts.numa:
         return script_refusal(status=404, reason=_("This probe has no numactl --hardware output."))
     try:

@@ -5,6 +5,7 @@ joins real outputs of different machines (public 8-GPU topology, public DIMM lis
 hand-made lscpu/numactl/nvidia-smi -q text so the parts agree; its name says so.
 """
 
+import gzip
 import io
 import tarfile
 from pathlib import Path
@@ -79,3 +80,128 @@ def dual_socket_synthetic(**smi) -> dict[str, str]:
         "nvidia-smi-q.xml": smi_synthetic(8, "NVIDIA GeForce RTX 4090", **smi),
         "dmidecode-memory.txt": fixture("public/dmidecode-memory-ddr4-rdimm.txt") * 1,
     }
+
+
+# Hostile archives (docs/reliability.md "Hostile probe archives") ------------------------------
+# Each is small on the wire; each once cost a worker hundreds of MB or tens of seconds. They are
+# written as raw tar blocks into a streaming gzip, so building one never holds its unpacked size.
+
+
+def _header(name: str, size: int = 0, kind: bytes = tarfile.REGTYPE) -> bytes:
+    info = tarfile.TarInfo(name)
+    info.size, info.type, info.mtime = size, kind, 0
+    return info.tobuf(format=tarfile.GNU_FORMAT)
+
+
+def _member(name: str, data: bytes) -> bytes:
+    return _header(name, len(data)) + data + b"\0" * (-len(data) % tarfile.BLOCKSIZE)
+
+
+def _gzip(blocks) -> bytes:
+    out = io.BytesIO()
+    with gzip.GzipFile(fileobj=out, mode="wb", compresslevel=9, mtime=0) as packed:
+        for block in blocks:
+            packed.write(block)
+    return out.getvalue()
+
+
+def _real_members(folder: str = "probe-node") -> bytes:
+    files = h200_vm_files()
+    return b"".join(_member(f"{folder}/{name}", text.encode()) for name, text in files.items())
+
+
+def _end() -> bytes:
+    return b"\0" * (2 * tarfile.BLOCKSIZE)
+
+
+def numactl_range_files(end: int = 3_000_000) -> dict[str, str]:
+    """The real H200 VM's files with numactl's CPU list made `0-<end>` (a 30-byte line)."""
+    files = h200_vm_files()
+    files["numactl-hardware.txt"] = files["numactl-hardware.txt"].replace(
+        "node 0 cpus: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15", f"node 0 cpus: 0-{end}"
+    )
+    return files
+
+
+def empty_entries_archive(count: int | None = None, *, packed_bytes: int = 660_000) -> bytes:
+    """Empty member headers (`count`, or as many as pack into `packed_bytes`), then real files."""
+    out = io.BytesIO()
+    header = _header("probe-node/empty")
+    batch = header * 1024
+    with gzip.GzipFile(fileobj=out, mode="wb", compresslevel=9, mtime=0) as packed:
+        written = 0
+        while (count is None and out.tell() < packed_bytes) or (count and written < count):
+            step = 1024 if count is None else min(1024, count - written)
+            packed.write(batch if step == 1024 else header * step)
+            written += step
+        packed.write(_real_members() + _end())
+    return out.getvalue()
+
+
+def gnu_long_name_archive(name_bytes: int = 300 * 2**20) -> bytes:
+    """A GNU long-name header ('L') announcing a `name_bytes` name, then the real files."""
+
+    def blocks():
+        yield _header("././@LongLink", name_bytes, tarfile.GNUTYPE_LONGNAME)
+        chunk = b"a" * 2**20
+        for start in range(0, name_bytes, len(chunk)):
+            yield chunk[: name_bytes - start]
+        yield b"\0" * (-name_bytes % tarfile.BLOCKSIZE)
+        yield _real_members() + _end()
+
+    return _gzip(blocks())
+
+
+def pax_header_archive(header_bytes: int = 300 * 2**20) -> bytes:
+    """A PAX extended header ('x') of one `header_bytes` path record, then the real files."""
+
+    def blocks():
+        # A record is "<length> path=<value>\n", its length counting its own digits.
+        digits = len(str(header_bytes))
+        value = header_bytes - digits - len(" path=\n")
+        yield _header("././@PaxHeader", header_bytes, tarfile.XHDTYPE)
+        yield f"{header_bytes} path=".encode()
+        chunk = b"a" * 2**20
+        for start in range(0, value, len(chunk)):
+            yield chunk[: value - start]
+        yield b"\n" + b"\0" * (-header_bytes % tarfile.BLOCKSIZE)
+        yield _real_members() + _end()
+
+    return _gzip(blocks())
+
+
+def huge_skipped_member_archive(member_bytes: int = 2**30) -> bytes:
+    """A member no parser reads (`probe-node/junk`) of `member_bytes` zeros, then the real files."""
+
+    def blocks():
+        yield _header("probe-node/junk", member_bytes)
+        chunk = b"\0" * 2**20
+        for start in range(0, member_bytes, len(chunk)):
+            yield chunk[: member_bytes - start]
+        yield b"\0" * (-member_bytes % tarfile.BLOCKSIZE)
+        yield _real_members() + _end()
+
+    return _gzip(blocks())
+
+
+def nul_files() -> dict[str, str]:
+    """The real H200 VM's files with a NUL in the hostname and in a line no parser reads."""
+    files = h200_vm_files()
+    files["hostname.txt"] = "h200\x00vm\n"
+    files["nvidia-smi-topo.txt"] += "\x00\n"
+    return files
+
+
+def long_name_chain_archive(count: int) -> bytes:
+    """`count` GNU long-name headers in a row (tarfile follows each by recursion), then files."""
+    name = b"probe-node/lscpu.json\0"
+    chain = (_header("././@LongLink", len(name), tarfile.GNUTYPE_LONGNAME) + name
+             + b"\0" * (-len(name) % tarfile.BLOCKSIZE)) * count  # fmt: skip
+    return _gzip([chain, _real_members(), _end()])
+
+
+def sparse_member_archive() -> bytes:
+    """lscpu.json as a GNU sparse member ('S'), whose map tarfile reads block by block."""
+    data = fixture("h200-vm/lscpu.json").encode()
+    header = _header("probe-node/lscpu.json", len(data), tarfile.GNUTYPE_SPARSE)
+    return _gzip([header, data, b"\0" * (-len(data) % tarfile.BLOCKSIZE), _real_members(), _end()])

@@ -11,7 +11,14 @@ from django.urls import reverse
 from configurator.fleet.models import NodeProbe
 from configurator.fleet.probe.archive import ArchiveError, read_archive
 from configurator.fleet.probe.facts import node_facts
-from tests.fleet.probe_archives import dual_socket_synthetic, fixture, h200_vm_files, tar_gz
+from tests.fleet.probe_archives import (
+    dual_socket_synthetic,
+    fixture,
+    h200_vm_files,
+    nul_files,
+    numactl_range_files,
+    tar_gz,
+)
 
 
 def codes(facts):
@@ -205,7 +212,8 @@ def test_probe_api_takes_archives_over_the_json_body_limit(architect_client, set
     import secrets
 
     files = dual_socket_synthetic()
-    files["lspci-vv.txt"] = secrets.token_hex(100_000)  # incompressible: the archive > 64 KB
+    # Incompressible, so the archive is over 64 KB; in lines, as lspci writes them.
+    files["lspci-vv.txt"] = "\n".join(secrets.token_hex(50) for _ in range(2000))
     archive = tar_gz(files)
     assert len(archive) > settings.API_MAX_BODY_BYTES
     response = architect_client.post(
@@ -213,3 +221,92 @@ def test_probe_api_takes_archives_over_the_json_body_limit(architect_client, set
         {"archive": SimpleUploadedFile("p.tar.gz", archive), "psu_watts": 5000},
     )
     assert response.status_code == 201
+
+
+# Hostile probes: a clear refusal, nothing saved, never a 500 ---------------------------------
+
+
+def upload(client, content: bytes, psu_watts="1500"):
+    archive = SimpleUploadedFile("p.tar.gz", content)
+    return client.post(reverse("fleet:probe-upload"), {"archive": archive, "psu_watts": psu_watts})
+
+
+def api_upload(client, content: bytes, psu_watts="1500"):
+    archive = SimpleUploadedFile("p.tar.gz", content)
+    return client.post("/api/v1/fleet/probes", {"archive": archive, "psu_watts": psu_watts})
+
+
+@pytest.mark.django_db
+def test_a_node_of_three_million_cpus_is_refused_by_file_and_line(architect_client):
+    archive = tar_gz(numactl_range_files())
+    where = "numactl-hardware.txt line 2: node 0 lists 3,000,001 CPUs; a node has at most 8,192"
+    page = upload(architect_client, archive)
+    api = api_upload(architect_client, archive)
+    assert page.status_code == 200 and where in page.content.decode()
+    assert api.status_code == 400 and where in api.json()["errors"]["archive"][0]
+    assert not NodeProbe.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("field", "value"), [("Socket(s):", "0"), ("Thread(s) per core:", "0")])
+def test_lscpu_zero_counts_are_refused_naming_the_file_and_field(architect_client, field, value):
+    files = h200_vm_files()
+    one = f'"field": "{field}",\n         "data": "1"'
+    files["lscpu.json"] = files["lscpu.json"].replace(one, one.replace('"1"', f'"{value}"'))
+    response = upload(architect_client, tar_gz(files))
+    assert f"lscpu.json: {field.rstrip(':')} is 0; it can be 1 to" in response.content.decode()
+    assert not NodeProbe.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_stored_probe_past_the_budgets_is_shown_without_reading_it_into_memory(
+    architect_client, architect
+):
+    """A probe stored before the budgets existed: its report says why, the parser refuses."""
+    import tracemalloc
+
+    probe = NodeProbe.objects.create(
+        hostname="old", file_name="p.tar.gz", files=numactl_range_files(), psu_watts=1500,
+        findings=[], created_by=architect,
+    )  # fmt: skip
+    architect_client.get(reverse("fleet:probe", args=[probe.pk]))  # templates, catalog: warm
+    tracemalloc.start()
+    response = architect_client.get(reverse("fleet:probe", args=[probe.pk]))
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    html = response.content.decode()
+    assert response.status_code == 200 and peak < 8 * 2**20
+    assert "node 0 lists 3,000,001 CPUs" in html and "binding.sh" not in html
+    binding = architect_client.get(reverse("fleet:probe-binding", args=[probe.pk]))
+    assert binding.status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", ["²", "9" * 400, "9" * 5000, "1e400", "-5", "0x10", " "])
+def test_psu_watts_that_is_not_a_wattage_is_named(architect_client, value):
+    archive = tar_gz(h200_vm_files())
+    api = api_upload(architect_client, archive, psu_watts=value)
+    page = upload(architect_client, archive, psu_watts=value)
+    assert api.status_code == 400 and list(api.json()["errors"]) == ["psu_watts"]
+    assert page.status_code == 200 and page.context["form"].errors.keys() == {"psu_watts"}
+    assert not NodeProbe.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_probe_with_nul_bytes_is_saved_without_them(architect_client):
+    response = upload(architect_client, tar_gz(nul_files()))
+    probe = NodeProbe.objects.get()
+    assert response.status_code == 302 and probe.hostname == "h200\ufffdvm"
+    assert "\x00" not in str(probe.files)
+
+
+@pytest.mark.django_db
+def test_a_refused_probe_is_explained_in_the_readers_language(architect_client, settings):
+    from django.utils import translation
+
+    architect_client.cookies["django_language"] = "zh-hans"
+    page = upload(architect_client, tar_gz(numactl_range_files())).content.decode()
+    translation.activate(settings.LANGUAGE_CODE)  # the request's language stays in the thread
+    assert "numactl-hardware.txt 第 2 行：node 0 列出 3,000,001 个 CPU；一个节点最多 8,192 个" in (
+        page
+    )

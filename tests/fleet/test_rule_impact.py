@@ -131,3 +131,18 @@ def test_open_quotes_are_counted_and_issued_ones_are_not(architect_client, presa
     [change] = [c for c in impact["changes"] if c["kind"] == "quote"]
     assert change["label"].startswith(draft.number)
     assert change["verdict"] == ["accept", "reject"]
+
+
+def test_a_stored_probe_a_parser_now_refuses_is_left_out_of_the_impact(architect_client, architect):
+    from configurator.fleet.models import NodeProbe
+    from tests.fleet.probe_archives import dual_socket_synthetic
+
+    files = dual_socket_synthetic()
+    files["numactl-hardware.txt"] = files["numactl-hardware.txt"].replace("56-111", "56-111 ²")
+    NodeProbe.objects.create(
+        hostname="old", file_name="p.tar.gz", files=files, psu_watts=5000, created_by=architect,
+        build={"cpu": "xeon-gold-6530", "cpu_count": 2, "gpu": "rtx-4090", "gpu_count": 8},
+    )  # fmt: skip
+    response = dry_run(architect_client, memory_vram_ratio_min=1.5)
+    assert response.status_code == 200
+    assert response.json()["impact"]["checked"]["probe"] == 0

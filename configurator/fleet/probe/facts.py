@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from configurator.fleet.probe import parsers as p
-from configurator.fleet.probe.files import FILES
+from configurator.fleet.probe.files import FILES, REQUIRED
 
 
 @dataclass(frozen=True)
@@ -144,22 +144,44 @@ class NodeFacts:
         return found
 
 
-def _optional(files: dict[str, str], name: str, parse):
+# Each probe file's parser (hostname.txt is read as it is).
+PARSERS = {
+    "lscpu.json": p.parse_lscpu_json,
+    "numactl-hardware.txt": p.parse_numactl_hardware,
+    "nvidia-smi-topo.txt": p.parse_topo,
+    "nvidia-smi-q.xml": p.parse_nvidia_smi_xml,
+    "lspci-vv.txt": p.parse_lspci,
+    "dmidecode-memory.txt": p.parse_dmidecode_memory,
+    "nccl-tests.txt": p.parse_nccl_busbw,
+}
+
+
+def _optional(files: dict[str, str], name: str):
     text = files.get(name, "")
-    return parse(text) if text.strip() else None
+    if not text.strip():
+        return None
+    try:
+        return PARSERS[name](text)
+    except p.ProbeParseError as error:
+        error.file = name  # the parser knows the line, only the caller the file
+        raise
 
 
 def node_facts(files: dict[str, str]) -> NodeFacts:
     """Parse a probe archive's files into one node's facts; raise ProbeParseError."""
     missing = tuple(name for name in FILES if not files.get(name, "").strip())
-    numa = _optional(files, "numactl-hardware.txt", p.parse_numactl_hardware) or ()
+    for name in REQUIRED:
+        if name in missing:  # read_archive refuses such an archive; a stored one is refused here
+            error = p.ProbeParseError(p.gettext_noop("the file is empty or missing"))
+            error.file = name
+            raise error
     return NodeFacts(
-        cpu=p.parse_lscpu_json(files["lscpu.json"]),
-        gpus=p.parse_nvidia_smi_xml(files["nvidia-smi-q.xml"]),
-        numa=numa,
-        topology=_optional(files, "nvidia-smi-topo.txt", p.parse_topo),
-        pci=_optional(files, "lspci-vv.txt", p.parse_lspci) or (),
-        memory=_optional(files, "dmidecode-memory.txt", p.parse_dmidecode_memory),
-        nccl_busbw=_optional(files, "nccl-tests.txt", p.parse_nccl_busbw),
+        cpu=_optional(files, "lscpu.json"),
+        gpus=_optional(files, "nvidia-smi-q.xml"),
+        numa=_optional(files, "numactl-hardware.txt") or (),
+        topology=_optional(files, "nvidia-smi-topo.txt"),
+        pci=_optional(files, "lspci-vv.txt") or (),
+        memory=_optional(files, "dmidecode-memory.txt"),
+        nccl_busbw=_optional(files, "nccl-tests.txt"),
         missing=missing,
     )

@@ -11,3 +11,17 @@ FILES = {
 }
 REQUIRED = ("lscpu.json", "nvidia-smi-q.xml")
 HOSTNAME = "hostname.txt"
+KB, MB = 1024, 1024 * 1024
+# The most each file may unpack to: many times the largest real output (a summary of lscpu
+# is 5 KB, nvidia-smi -q -x 27 KB a GPU, lspci -vv about 2 KB a PCI function, dmidecode
+# 1.2 KB a DIMM slot), small enough that no parser's working set grows past a few MB.
+FILE_BYTES = {
+    "lscpu.json": 256 * KB,
+    "numactl-hardware.txt": 1 * MB,  # 8,192 CPUs listed one by one: 40 KB
+    "nvidia-smi-topo.txt": 256 * KB,
+    "nvidia-smi-q.xml": 4 * MB,  # 128 GPUs: 3.5 MB
+    "lspci-vv.txt": 4 * MB,
+    "dmidecode-memory.txt": 1 * MB,
+    "nccl-tests.txt": 2 * MB,  # NCCL_DEBUG=INFO makes it long; only its last lines are read
+    HOSTNAME: 4 * KB,  # a host name is at most 253 characters
+}

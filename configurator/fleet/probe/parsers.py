@@ -1,6 +1,10 @@
 """Parsers of the probe commands' output, each tested on real output (tests/fixtures/probe).
 
-Plain Python: no Django import, so they run anywhere the archive is read.
+Plain Python: no Django import, so they run anywhere the archive is read. Every parser has a
+budget: it reads its text line by line (or element by element), refuses a count no node can
+have before it allocates anything that grows with it, and raises only ProbeParseError, with
+the line it stopped at. The bounds, and where each comes from, are below and in
+docs/fleet.md "Limits"; the archive's byte limits per file are in `files.FILE_BYTES`.
 """
 
 from __future__ import annotations
@@ -8,27 +12,157 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 BDF = re.compile(r"^(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\b")
 
+# Linux numbers at most NR_CPUS CPUs (0 .. NR_CPUS-1) and 2**NODES_SHIFT NUMA nodes. On
+# x86-64 NR_CPUS is at most 8192 (NR_CPUS_RANGE_END in arch/x86/Kconfig, the value MAXSMP
+# builds take) and NODES_SHIFT at most 10; arm64 allows fewer CPUs (4096).
+MAX_CPUS = 8192
+MAX_NUMA_NODES = 1024
+# Not kernel limits but what no node comes near: the largest single-system-image servers
+# have 32 sockets (HPE Superdome Flex) and composable PCIe chassis show 32 GPUs to one host;
+# SMT is at most 8 threads a core (IBM POWER). Each bound is a few times the largest real one.
+MAX_SOCKETS = 64
+MAX_THREADS_PER_CORE = 8
+MAX_GPUS = 128
+MAX_TOPO_DEVICES = 256  # rows of nvidia-smi topo -m: GPUs and NICs
+MAX_PCI_FUNCTIONS = 8192  # lspci entries, SR-IOV virtual functions included
+MAX_MEMORY_DEVICES = 1024  # dmidecode "Memory Device" entries, empty slots included
+MAX_XML_ELEMENTS_PER_GPU = 5000  # one H200's <gpu> holds 490
+MAX_XML_ELEMENTS = 200_000  # 128 H200s would print about 63,000
+MAX_TOPO_AFFINITY_CPUS = 4 * MAX_CPUS  # distinct affinity lists together: one per NUMA node
+MAX_LSCPU_DEPTH = 8  # util-linux >= 2.38 nests fields two levels deep
+MAX_LINE_CHARS = 65536  # a node's 8,192 CPUs listed one by one take about 40,000
+MAX_LINES = 500_000  # lspci -vv prints about 50 a PCI function
+MAX_DIGITS = 12  # of any number a command prints here (a CPU, a size in MB, a link width)
+NUMBER = re.compile(r"[0-9]+")  # ASCII only: str.isdigit() also takes "²", which int() refuses
+
+
+def gettext_noop(message: str) -> str:
+    """Mark a message for translation (makemessages finds it); it is translated where shown."""
+    return message
+
 
 class ProbeParseError(ValueError):
-    """A command's output is not what that command prints."""
+    """A command's output is not what that command prints, or lists more than a node can have.
+
+    `message` is an English message id with %(name)s parameters, translated where it is
+    shown (probe_report.probe_error_text); `line` is the line of the output it concerns, and
+    node_facts sets `file` to the file it was read from.
+    """
+
+    def __init__(self, message: str, *, line: int | None = None, **params: object) -> None:
+        self.message, self.line, self.params = message, line, params
+        self.file: str | None = None
+        super().__init__(message % params)
+
+    def __str__(self) -> str:
+        where = [self.file] if self.file else []
+        where += [f"line {self.line}"] if self.line is not None else []
+        text = self.message % self.params
+        return f"{' '.join(where)}: {text}" if where else text
 
 
-def cpu_list(text: str) -> frozenset[int]:
-    """Return the CPUs of a Linux CPU list such as "0-55,112-167"."""
-    cpus: set[int] = set()
-    for part in text.replace(" ", "").split(","):
-        if not part or part.upper() == "N/A":
+def _shown(text: str, limit: int = 40) -> str:
+    """Return a piece of probe text as a message quotes it: one line, at most `limit` chars."""
+    text = " ".join(text[: limit + 1].split())
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def lines(text: str) -> Iterator[tuple[int, str]]:
+    """Yield each line of a command's output with its number, without a list or copy of all."""
+    start, index = 0, 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        index += 1
+        if end - start > MAX_LINE_CHARS:
+            raise ProbeParseError(
+                gettext_noop("the line is %(length)s characters long; the limit is %(limit)s"),
+                line=index, length=f"{end - start:,}", limit=f"{MAX_LINE_CHARS:,}",
+            )  # fmt: skip
+        if index > MAX_LINES:
+            raise ProbeParseError(
+                gettext_noop("the output has more than %(limit)s lines"),
+                line=index, limit=f"{MAX_LINES:,}",
+            )  # fmt: skip
+        yield index, text[start:end].rstrip("\r")
+        start = end + 1
+
+
+def number(text: str, *, what: str, line: int | None = None, low: int = 0, high: int) -> int:
+    """Return `text` as a whole number from `low` to `high`; refuse anything else by name."""
+    text = text.strip()
+    if not NUMBER.fullmatch(text):
+        raise ProbeParseError(
+            gettext_noop("%(what)s is %(value)r, not a whole number"),
+            line=line, what=what, value=_shown(text),
+        )  # fmt: skip
+    if len(text) > MAX_DIGITS:  # int() of thousands of digits is slow, or refused
+        raise ProbeParseError(
+            gettext_noop("%(what)s is a number of %(digits)s digits; it can be %(low)s to "
+                         "%(high)s"),
+            line=line, what=what, digits=f"{len(text):,}", low=f"{low:,}", high=f"{high:,}",
+        )  # fmt: skip
+    value = int(text)
+    if not low <= value <= high:
+        raise ProbeParseError(
+            gettext_noop("%(what)s is %(value)s; it can be %(low)s to %(high)s"),
+            line=line, what=what, value=f"{value:,}", low=f"{low:,}", high=f"{high:,}",
+        )  # fmt: skip
+    return value
+
+
+CPU_PART = re.compile(r"[^,\s]+")
+CPU_RANGE = re.compile(r"([0-9]+)(?:-([0-9]+))?")
+
+
+def cpu_list(text: str, *, subject: str = "the list", line: int | None = None) -> frozenset[int]:
+    """Return the CPUs of a Linux CPU list such as "0-55,112-167" (commas or spaces).
+
+    Refused before any set is made: a range that ends before it starts, a CPU number Linux
+    cannot have (MAX_CPUS and up), and a list of more CPUs than a node can have.
+    """
+    ranges, count = [], 0
+    for part in CPU_PART.finditer(text):  # lazily: a long list is never split into a list
+        if part[0].upper() == "N/A":
             continue
-        low, _, high = part.partition("-")
-        if not low.isdigit() or (high and not high.isdigit()):
-            raise ProbeParseError(f"not a CPU list: {text!r}")
-        cpus.update(range(int(low), int(high or low) + 1))
-    return frozenset(cpus)
+        match = CPU_RANGE.fullmatch(part[0])
+        if not match:
+            raise ProbeParseError(
+                gettext_noop("%(subject)s is not a CPU list: %(text)r"),
+                line=line, subject=subject, text=_shown(text),
+            )  # fmt: skip
+        if max(len(match[1]), len(match[2] or "")) > MAX_DIGITS:
+            raise ProbeParseError(
+                gettext_noop("%(subject)s names CPU %(cpu)s; Linux numbers them 0 to %(last)s"),
+                line=line, subject=subject, cpu=_shown(part[0], 20), last=f"{MAX_CPUS - 1:,}",
+            )  # fmt: skip
+        low, high = int(match[1]), int(match[2] or match[1])
+        if high < low:
+            raise ProbeParseError(
+                gettext_noop("%(subject)s has the range %(range)s, which ends before it starts"),
+                line=line, subject=subject, range=part[0],
+            )  # fmt: skip
+        count += high - low + 1
+        if count <= MAX_CPUS:  # past it, only counted (for the message), never kept
+            ranges.append((low, high))
+    if count > MAX_CPUS:
+        raise ProbeParseError(
+            gettext_noop("%(subject)s lists %(count)s CPUs; a node has at most %(limit)s"),
+            line=line, subject=subject, count=f"{count:,}", limit=f"{MAX_CPUS:,}",
+        )  # fmt: skip
+    last = max((high for _, high in ranges), default=0)
+    if last >= MAX_CPUS:
+        raise ProbeParseError(
+            gettext_noop("%(subject)s names CPU %(cpu)s; Linux numbers them 0 to %(last)s"),
+            line=line, subject=subject, cpu=f"{last:,}", last=f"{MAX_CPUS - 1:,}",
+        )  # fmt: skip
+    return frozenset(cpu for low, high in ranges for cpu in range(low, high + 1))
 
 
 # lscpu -J -------------------------------------------------------------------------------
@@ -48,14 +182,17 @@ class CpuInfo:
         return self.sockets * self.cores_per_socket * self.threads_per_core
 
 
-def _lscpu_fields(entries: list[dict]) -> dict[str, str]:
+def _lscpu_fields(entries: object, depth: int = 0) -> dict[str, str]:
+    if not isinstance(entries, list) or depth > MAX_LSCPU_DEPTH:
+        raise ProbeParseError(gettext_noop("not the JSON of lscpu -J"))
     found: dict[str, str] = {}
     for entry in entries:
+        if not isinstance(entry, dict):
+            raise ProbeParseError(gettext_noop("not the JSON of lscpu -J"))
         name = str(entry.get("field", "")).strip().rstrip(":")
         found.setdefault(name, str(entry.get("data", "")).strip())
-        found.update(
-            {k: v for k, v in _lscpu_fields(entry.get("children", [])).items() if k not in found}
-        )
+        children = _lscpu_fields(entry.get("children", []), depth + 1)
+        found.update({k: v for k, v in children.items() if k not in found})
     return found
 
 
@@ -63,25 +200,35 @@ def parse_lscpu_json(text: str) -> CpuInfo:
     """Read `lscpu -J` (flat, or nested in children as util-linux ≥ 2.38 prints it)."""
     try:
         entries = json.loads(text)["lscpu"]
-    except (ValueError, KeyError, TypeError) as error:
-        raise ProbeParseError("not the JSON of lscpu -J") from error
+    except (ValueError, KeyError, TypeError, RecursionError) as error:
+        raise ProbeParseError(gettext_noop("not the JSON of lscpu -J")) from error
     values = _lscpu_fields(entries)
 
-    def number(name: str, default: int | None = None) -> int:
-        value = values.get(name, "")
-        if value.isdigit():
-            return int(value)
-        if default is not None:
+    def count(name: str, high: int, default: int | None = None, low: int = 1) -> int:
+        if name not in values and default is not None:
             return default
-        raise ProbeParseError(f"lscpu -J has no {name!r}")
+        if name not in values:
+            raise ProbeParseError(gettext_noop("lscpu -J has no %(field)r"), field=name)
+        # Zero is refused: no node has zero sockets or threads, and the facts divide by them.
+        return number(values[name], what=name, low=low, high=high)
 
+    sockets = count("Socket(s)", MAX_SOCKETS)
+    cores = count("Core(s) per socket", MAX_CPUS)
+    threads = count("Thread(s) per core", MAX_THREADS_PER_CORE, 1)
+    if sockets * cores * threads > MAX_CPUS:
+        raise ProbeParseError(
+            gettext_noop("%(sockets)s sockets × %(cores)s cores × %(threads)s threads make "
+                         "%(count)s CPUs; a node has at most %(limit)s"),
+            sockets=sockets, cores=f"{cores:,}", threads=threads,
+            count=f"{sockets * cores * threads:,}", limit=f"{MAX_CPUS:,}",
+        )  # fmt: skip
     return CpuInfo(
-        model=values.get("Model name", ""),
-        vendor=values.get("Vendor ID", ""),
-        sockets=number("Socket(s)"),
-        cores_per_socket=number("Core(s) per socket"),
-        threads_per_core=number("Thread(s) per core", 1),
-        numa_nodes=number("NUMA node(s)", 1),
+        model=values.get("Model name", "")[:200],
+        vendor=values.get("Vendor ID", "")[:200],
+        sockets=sockets,
+        cores_per_socket=cores,
+        threads_per_core=threads,
+        numa_nodes=count("NUMA node(s)", MAX_NUMA_NODES, 1, low=0),
     )
 
 
@@ -95,17 +242,33 @@ class NumaNode:
     size_mb: int
 
 
+NUMA_CPUS = re.compile(r"node ([0-9]+) cpus:(.*)$")
+NUMA_SIZE = re.compile(r"node ([0-9]+) size: ([0-9]+) MB")
+
+
 def parse_numactl_hardware(text: str) -> tuple[NumaNode, ...]:
     """Read `numactl --hardware`: each node's CPUs and memory size."""
     cpus: dict[int, frozenset[int]] = {}
     sizes: dict[int, int] = {}
-    for line in text.splitlines():
-        if match := re.match(r"node (\d+) cpus:(.*)$", line.strip()):
-            cpus[int(match[1])] = cpu_list(",".join(match[2].split()))
-        elif match := re.match(r"node (\d+) size: (\d+) MB", line.strip()):
-            sizes[int(match[1])] = int(match[2])
+    total = 0
+    for line_number, raw in lines(text):
+        line = raw.strip()
+        if match := NUMA_CPUS.match(line):
+            node = number(match[1], what="node", line=line_number, high=MAX_NUMA_NODES - 1)
+            cpus[node] = cpu_list(match[2], subject=f"node {node}", line=line_number)
+            total += len(cpus[node])
+            if total > MAX_CPUS:  # checked node by node: never more than two nodes' sets
+                raise ProbeParseError(
+                    gettext_noop("the nodes list %(count)s CPUs together; a node has at most "
+                                 "%(limit)s"),
+                    line=line_number, count=f"{total:,}", limit=f"{MAX_CPUS:,}",
+                )  # fmt: skip
+        elif match := NUMA_SIZE.match(line):
+            node = number(match[1], what="node", line=line_number, high=MAX_NUMA_NODES - 1)
+            sizes[node] = number(match[2], what=f"node {node} size", line=line_number,
+                                 high=10**MAX_DIGITS)  # fmt: skip
     if not cpus:
-        raise ProbeParseError("numactl --hardware lists no node")
+        raise ProbeParseError(gettext_noop("numactl --hardware lists no node"))
     return tuple(NumaNode(n, cpus[n], sizes.get(n, 0)) for n in sorted(cpus))
 
 
@@ -153,40 +316,69 @@ def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in re.split(r"\s{2,}", line)]
 
 
+AFFINITY_COLUMNS = ("CPU Affinity", "NUMA Affinity", "GPU NUMA ID")
+
+
 def parse_topo(text: str) -> Topology:
     """Read `nvidia-smi topo -m`: the link matrix, and each GPU's CPU and NUMA affinity."""
-    lines = [ANSI.sub("", line).rstrip("\n") for line in text.splitlines()]
-    start = next((i for i, line in enumerate(lines) if re.search(r"\bGPU0\b", line)), None)
-    if start is None:
-        raise ProbeParseError("nvidia-smi topo -m shows no GPU0 column")
-    header = [cell for cell in _cells(lines[start]) if cell]
+    rows = ((n, ANSI.sub("", line)) for n, line in lines(text))
+    header: list[str] | None = None
     devices = []
-    for line in lines[start + 1 :]:
+    affinities: dict[str, frozenset[int]] = {}  # GPUs on one node share one list, one set
+    listed = 0
+    for line_number, line in rows:
+        if header is None:
+            if re.search(r"\bGPU0\b", line):
+                header = [cell for cell in _cells(line) if cell]
+                if len(header) > MAX_TOPO_DEVICES + len(AFFINITY_COLUMNS):
+                    raise ProbeParseError(
+                        gettext_noop("nvidia-smi topo -m has %(count)s columns; the limit is "
+                                     "%(limit)s"),
+                        line=line_number, count=f"{len(header):,}",
+                        limit=f"{MAX_TOPO_DEVICES + len(AFFINITY_COLUMNS):,}",
+                    )  # fmt: skip
+            continue
         if not line.strip() or line.strip().startswith("Legend"):
             break
+        if len(devices) == MAX_TOPO_DEVICES:
+            raise ProbeParseError(
+                gettext_noop("nvidia-smi topo -m has more than %(limit)s devices"),
+                line=line_number, limit=f"{MAX_TOPO_DEVICES:,}",
+            )  # fmt: skip
         cells = _cells(line)
-        if "\t" in line:
-            name, values = cells[0], cells[1:]
-        else:  # space-separated: the first cell holds the name
-            name, values = cells[0], cells[1:]
-        links = {}
-        for column, value in zip(header, values, strict=False):
-            if column in ("CPU Affinity", "NUMA Affinity", "GPU NUMA ID"):
-                continue
-            links[column] = value
+        name, values = cells[0], cells[1 : len(header) + 1]
         named = dict(zip(header, values, strict=False))
+        links = {column: value for column, value in named.items()
+                 if column not in AFFINITY_COLUMNS}  # fmt: skip
         affinity = named.get("CPU Affinity", "")
         numa = named.get("NUMA Affinity", "")
+        cpu_affinity = None
+        if affinity and affinity != "N/A":
+            if affinity not in affinities:
+                affinities[affinity] = cpu_list(affinity, subject=name, line=line_number)
+                listed += len(affinities[affinity])
+                if listed > MAX_TOPO_AFFINITY_CPUS:
+                    raise ProbeParseError(
+                        gettext_noop("the CPU affinities list %(count)s CPUs together; the "
+                                     "limit is %(limit)s"),
+                        line=line_number, count=f"{listed:,}",
+                        limit=f"{MAX_TOPO_AFFINITY_CPUS:,}",
+                    )  # fmt: skip
+            cpu_affinity = affinities[affinity]
         devices.append(
             TopoDevice(
                 name=name,
                 links=links,
-                cpu_affinity=cpu_list(affinity) if affinity and affinity != "N/A" else None,
-                numa_affinity=int(numa) if numa.isdigit() else None,
+                cpu_affinity=cpu_affinity,
+                numa_affinity=(number(numa, what=f"{name} NUMA Affinity", line=line_number,
+                                      high=MAX_NUMA_NODES - 1)
+                               if NUMBER.fullmatch(numa) else None),
             )
-        )
+        )  # fmt: skip
+    if header is None:
+        raise ProbeParseError(gettext_noop("nvidia-smi topo -m shows no GPU0 column"))
     if not any(device.is_gpu for device in devices):
-        raise ProbeParseError("nvidia-smi topo -m lists no GPU row")
+        raise ProbeParseError(gettext_noop("nvidia-smi topo -m lists no GPU row"))
     return Topology(tuple(devices))
 
 
@@ -206,47 +398,97 @@ class SmiGpu:
     ecc_enabled: bool | None
 
 
-def _int(text: str | None) -> int | None:
-    match = re.match(r"\s*(\d+)", text or "")
-    return int(match[1]) if match else None
+LEADING_NUMBER = re.compile(r"\s*([0-9]+)")
+
+
+def _int(text: str | None, *, what: str = "a number", line: int | None = None) -> int | None:
+    """Return the whole number `text` starts with ("16x", "143771 MiB"), or None."""
+    match = LEADING_NUMBER.match(text or "")
+    if not match:
+        return None
+    return number(match[1], what=what, line=line, high=10**MAX_DIGITS)
+
+
+def _smi_gpu(gpu: ET.Element) -> SmiGpu:
+    link = gpu.find("pci/pci_gpu_link_info")
+
+    def at(path: str) -> int | None:
+        return _int(link.findtext(path), what=path) if link is not None else None
+
+    ecc = gpu.findtext("ecc_mode/current_ecc")
+    return SmiGpu(
+        bus_id=(gpu.get("id", "") or gpu.findtext("pci/pci_bus_id", ""))[:64],
+        name=gpu.findtext("product_name", "").strip()[:200],
+        memory_mib=_int(gpu.findtext("fb_memory_usage/total"), what="fb_memory_usage") or 0,
+        link_gen_max=at("pcie_gen/max_link_gen"),
+        link_gen_device_max=at("pcie_gen/max_device_link_gen"),
+        link_gen_current=at("pcie_gen/current_link_gen"),
+        link_width_max=at("link_widths/max_link_width"),
+        link_width_current=at("link_widths/current_link_width"),
+        ecc_enabled=None if ecc in (None, "N/A") else ecc.strip() == "Enabled",
+    )
+
+
+XML_CHUNK = 65536
 
 
 def parse_nvidia_smi_xml(text: str) -> tuple[SmiGpu, ...]:
-    """Read `nvidia-smi -q -x`: each GPU's name, memory, PCIe link and ECC mode."""
+    """Read `nvidia-smi -q -x`: each GPU's name, memory, PCIe link and ECC mode.
+
+    Read element by element: each <gpu> is read when it closes and then dropped, so the
+    tree never holds more than one GPU, and the elements are counted as they come.
+    """
+    if "<!ENTITY" in text:  # nvidia-smi declares none; an entity only ever amplifies
+        raise ProbeParseError(gettext_noop("nvidia-smi -q -x never declares an XML entity"))
+    parser = ET.XMLPullParser(events=("start", "end"))
+    gpus: list[SmiGpu] = []
+    open_elements: list[ET.Element] = []
+    elements = in_top = 0
+
+    def read(events) -> None:
+        nonlocal elements, in_top
+        for event, element in events:
+            if event == "start":
+                open_elements.append(element)
+                elements, in_top = elements + 1, in_top + 1
+                if in_top > MAX_XML_ELEMENTS_PER_GPU or elements > MAX_XML_ELEMENTS:
+                    raise ProbeParseError(
+                        gettext_noop("nvidia-smi -q -x has over %(limit)s elements in one GPU "
+                                     "or %(total)s in all"),
+                        limit=f"{MAX_XML_ELEMENTS_PER_GPU:,}", total=f"{MAX_XML_ELEMENTS:,}",
+                    )  # fmt: skip
+                continue
+            open_elements.pop()
+            if len(open_elements) != 1:  # only the root's children are read, then dropped
+                continue
+            if element.tag == "gpu":
+                if len(gpus) == MAX_GPUS:
+                    raise ProbeParseError(
+                        gettext_noop("nvidia-smi -q -x lists more than %(limit)s GPUs"),
+                        limit=f"{MAX_GPUS:,}",
+                    )  # fmt: skip
+                gpus.append(_smi_gpu(element))
+            open_elements[0].remove(element)
+            in_top = 1
+
     try:
-        root = ET.fromstring(text)
-    except ET.ParseError as error:
-        raise ProbeParseError("not the XML of nvidia-smi -q -x") from error
-    gpus = []
-    for gpu in root.iter("gpu"):
-        link = gpu.find("pci/pci_gpu_link_info")
-
-        def at(path: str, link=link) -> int | None:
-            return _int(link.findtext(path)) if link is not None else None
-
-        ecc = gpu.findtext("ecc_mode/current_ecc")
-        gpus.append(
-            SmiGpu(
-                bus_id=gpu.get("id", "") or gpu.findtext("pci/pci_bus_id", ""),
-                name=gpu.findtext("product_name", "").strip(),
-                memory_mib=_int(gpu.findtext("fb_memory_usage/total")) or 0,
-                link_gen_max=at("pcie_gen/max_link_gen"),
-                link_gen_device_max=at("pcie_gen/max_device_link_gen"),
-                link_gen_current=at("pcie_gen/current_link_gen"),
-                link_width_max=at("link_widths/max_link_width"),
-                link_width_current=at("link_widths/current_link_width"),
-                ecc_enabled=None if ecc in (None, "N/A") else ecc.strip() == "Enabled",
-            )
-        )
+        for start in range(0, len(text), XML_CHUNK):
+            parser.feed(text[start : start + XML_CHUNK])
+            read(parser.read_events())
+        parser.close()
+        read(parser.read_events())
+    except (ET.ParseError, UnicodeError) as error:
+        line = getattr(error, "position", (None,))[0]
+        raise ProbeParseError(gettext_noop("not the XML of nvidia-smi -q -x"), line=line) from error
     if not gpus:
-        raise ProbeParseError("nvidia-smi -q -x lists no GPU")
+        raise ProbeParseError(gettext_noop("nvidia-smi -q -x lists no GPU"))
     return tuple(gpus)
 
 
 # lspci -vv -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a node can list thousands
 class PciLink:
     address: str
     description: str
@@ -264,24 +506,30 @@ class PciLink:
         return "NVIDIA" in text and ("VGA" in text or "3D controller" in text)
 
 
-SPEED = re.compile(r"Speed ([\d.]+)GT/s(?: \((ok|downgraded)\))?")
-WIDTH = re.compile(r"Width x(\d+)(?: \((ok|downgraded)\))?")
+SPEED = re.compile(r"Speed ([0-9]{1,3}(?:\.[0-9]{1,3})?)GT/s(?: \((ok|downgraded)\))?")
+WIDTH = re.compile(r"Width x([0-9]{1,3})(?: \((ok|downgraded)\))?")
 
 
 def parse_lspci(text: str) -> tuple[PciLink, ...]:
     """Read `lspci -vv`: each device's link capability and status (LnkCap, LnkSta)."""
     devices: list[dict] = []
-    for raw in text.splitlines():
+    for line_number, raw in lines(text):
         line = raw.rstrip()
         if BDF.match(line):
+            if len(devices) == MAX_PCI_FUNCTIONS:
+                raise ProbeParseError(
+                    gettext_noop("lspci -vv lists more than %(limit)s PCI functions"),
+                    line=line_number, limit=f"{MAX_PCI_FUNCTIONS:,}",
+                )  # fmt: skip
             address, _, description = line.partition(" ")
-            devices.append({"address": address, "description": description})
+            devices.append({"address": address, "description": description[:200]})
             continue
         if not devices:
             continue
         device, stripped = devices[-1], line.strip()
         if stripped.startswith("NUMA node:"):
-            device["numa_node"] = _int(stripped.split(":", 1)[1])
+            device["numa_node"] = _int(stripped.split(":", 1)[1], what="NUMA node",
+                                       line=line_number)  # fmt: skip
         elif stripped.startswith(("LnkCap:", "LnkSta:")):
             speed, width = SPEED.search(stripped), WIDTH.search(stripped)
             if stripped.startswith("LnkCap:"):
@@ -325,45 +573,90 @@ class MemoryInfo:
         return sum(dimm.size_gb for dimm in self.dimms)
 
 
-def _size_gb(text: str) -> float | None:
-    match = re.match(r"(\d+)\s*(MB|GB|TB)", text.strip())
+SIZE = re.compile(r"([0-9]+)\s*(MB|GB|TB)")
+
+
+def _size_gb(text: str, *, line: int | None = None) -> float | None:
+    match = SIZE.match(text.strip())
     if not match:
         return None
-    return int(match[1]) * {"MB": 1 / 1024, "GB": 1, "TB": 1024}[match[2]]
+    size = number(match[1], what="Size", line=line, high=10**MAX_DIGITS)
+    return size * {"MB": 1 / 1024, "GB": 1, "TB": 1024}[match[2]]
+
+
+# The values a memory block is read for; a block's other lines are passed over, not kept.
+DMI_KEYS = frozenset({"Size", "Locator", "Total Width", "Data Width", "Type", "Type Detail",
+                      "Use", "Error Correction Type"})  # fmt: skip
+DMI_HEADINGS = frozenset({"Memory Device", "Physical Memory Array"})
+
+
+def _dmi_blocks(text: str) -> Iterator[tuple[int, set[str], dict[str, tuple[str, int]]]]:
+    """Yield each blank-line-separated block: its line, its headings, its wanted values."""
+    start, headings, values = 0, set(), {}
+    for line_number, raw in lines(text):
+        line = raw.strip()
+        if not line:
+            if headings or values:
+                yield start, headings, values
+            start, headings, values = 0, set(), {}
+            continue
+        start = start or line_number
+        key, colon, value = line.partition(":")
+        if not colon and line in DMI_HEADINGS:
+            headings.add(line)
+        elif colon and key.strip() in DMI_KEYS:
+            values[key.strip()] = (value.strip(), line_number)  # the last, as dict() did
+    if headings or values:
+        yield start, headings, values
 
 
 def parse_dmidecode_memory(text: str) -> MemoryInfo:
     """Read `dmidecode -t memory`: installed DIMMs (empty slots skipped) and the array's ECC."""
-    dimms, arrays = [], []
-    for block in re.split(r"\n\s*\n", text):
-        lines = [line.strip() for line in block.strip().splitlines()]
-        values = dict(line.split(":", 1) for line in lines if ":" in line)
-        values = {key.strip(): value.strip() for key, value in values.items()}
-        if "Memory Device" in lines:
-            size = _size_gb(values.get("Size", ""))
+    dimms, arrays, devices = [], [], 0
+    for start, headings, values in _dmi_blocks(text):
+        value = {key: text for key, (text, _) in values.items()}
+        line = {key: number for key, (_, number) in values.items()}
+        if "Memory Device" in headings:
+            devices += 1
+            if devices > MAX_MEMORY_DEVICES:
+                raise ProbeParseError(
+                    gettext_noop("dmidecode -t memory lists more than %(limit)s memory devices"),
+                    line=start, limit=f"{MAX_MEMORY_DEVICES:,}",
+                )  # fmt: skip
+            size = _size_gb(value.get("Size", ""), line=line.get("Size"))
             if size is None:  # "No Module Installed"
                 continue
             dimms.append(
                 Dimm(
-                    locator=values.get("Locator", ""),
+                    locator=value.get("Locator", "")[:200],
                     size_gb=size,
-                    total_width=_int(values.get("Total Width")),
-                    data_width=_int(values.get("Data Width")),
-                    kind=values.get("Type", ""),
-                    detail=values.get("Type Detail", ""),
+                    total_width=_int(value.get("Total Width"), what="Total Width",
+                                     line=line.get("Total Width")),
+                    data_width=_int(value.get("Data Width"), what="Data Width",
+                                    line=line.get("Data Width")),
+                    kind=value.get("Type", "")[:200],
+                    detail=value.get("Type Detail", "")[:200],
                 )
-            )
-        elif "Physical Memory Array" in lines and values.get("Use") == "System Memory":
-            arrays.append(values.get("Error Correction Type", ""))
+            )  # fmt: skip
+        elif "Physical Memory Array" in headings and value.get("Use") == "System Memory":
+            if len(arrays) == MAX_MEMORY_DEVICES:
+                raise ProbeParseError(
+                    gettext_noop("dmidecode -t memory lists more than %(limit)s memory arrays"),
+                    line=start, limit=f"{MAX_MEMORY_DEVICES:,}",
+                )  # fmt: skip
+            arrays.append(value.get("Error Correction Type", ""))
     if not dimms and not arrays:
-        raise ProbeParseError("dmidecode -t memory lists no memory device")
+        raise ProbeParseError(gettext_noop("dmidecode -t memory lists no memory device"))
     return MemoryInfo(tuple(dimms), tuple(arrays))
 
 
 # nccl-tests ------------------------------------------------------------------------------
 
 
+BUSBW = re.compile(r"Avg bus bandwidth\s*:\s*([0-9]{1,9}(?:\.[0-9]{1,9})?)")
+
+
 def parse_nccl_busbw(text: str) -> float | None:
     """Return the "Avg bus bandwidth" (GB/s) that nccl-tests prints at the end, if any."""
-    match = re.search(r"Avg bus bandwidth\s*:\s*([\d.]+)", text)
+    match = BUSBW.search(text)
     return float(match[1]) if match else None
