@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from configurator.engine import build as engine
 from configurator.engine.catalog import Catalog
 from configurator.inputs import InputErrors, build_from_input
+from configurator.numbers import DIGITS, WHOLE
 from configurator.schemas import BuildIn
 
 TRUE = frozenset({"true", "yes", "1", "是", "y"})
@@ -25,10 +26,8 @@ OPTIONAL_VALUES = frozenset(
     {"gpus_per_socket", "nvlink", "numa_binding", "platform", "nic", "nics", "nvme", "dimm_count"}
 )
 SPLIT = re.compile(r"\s*\+\s*")
-# A whole number as people and Excel write it ("8", "+8", "8.0"): ASCII digits only, so "²"
-# or "٨" is not read as a digit, and no float in between (int(float("9" * 400)) overflows).
-WHOLE = re.compile(r"([+-]?)([0-9]+)(?:\.0+)?")
-PER_SOCKET_PART = re.compile(r"[0-9]+")
+# A cell's number is matched to configurator.numbers.WHOLE and never read through a float
+# (int(float("9" * 400)) overflows).
 MAX_DIGITS = 9  # no build field comes near (memory_gb ≤ 65,536); more is refused, not parsed
 SHOWN_CHARACTERS = 40  # of a bad cell, in its message
 
@@ -81,7 +80,7 @@ def _boolean(text: str) -> bool:
 
 def _per_socket(text: str) -> list[int]:
     parts = SPLIT.split(text)
-    if not all(PER_SOCKET_PART.fullmatch(part) for part in parts):
+    if not all(DIGITS.fullmatch(part) for part in parts):
         raise BadCell(_("%(value)r is not GPUs per socket such as 4+4.") % {"value": shown(text)})
     return [_bounded(part, text) for part in parts]
 

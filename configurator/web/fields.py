@@ -19,11 +19,11 @@ from django.core.exceptions import ValidationError
 from django.core.validators import EMPTY_VALUES
 from django.utils.translation import gettext_lazy as _
 
+from configurator.numbers import DECIMAL, WHOLE
+
 # Longer than any number a field takes (1e16 tokens, 4,194,304 tokens of context, a discount
 # of 99.99 %), far shorter than the text that costs int() time or raises.
 MAX_NUMBER_CHARS = 32
-WHOLE = re.compile(r"[+-]?[0-9]+(?:\.0*)?", re.ASCII)  # `8`, `8.0` (as IntegerField takes it)
-DECIMAL = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?", re.ASCII)
 
 TOO_LONG = _("Enter a number of at most %(limit)s characters.")
 
