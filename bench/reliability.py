@@ -545,16 +545,6 @@ def run_backup() -> None:
 # -- a long catalog sheet ---------------------------------------------------------------------
 
 
-SHEET_COLUMNS = (
-    "slug,name,vendor,source_url,monthly_price,price_is_placeholder,offered,notes,memory_gb,"
-    "memory_type,tdp_w,pcie_gen,form_factor,nvlink_gbps,ecc,gpu_class"
-)
-SHEET_ROW = (
-    "bulk-{i},Bulk GPU {i},NVIDIA,https://www.nvidia.com/,{price},1,0,,48,GDDR6,350,4,pcie,0,1,"
-    "datacenter"
-)
-
-
 def run_import(rows: int = 5000) -> None:
     """Import a `rows`-row GPU sheet through the background job, as db_worker runs it."""
     print("\n## A long catalog sheet\n")
@@ -564,10 +554,18 @@ django.setup()
 from django.test import override_settings
 from catalog.imports import import_job_run
 from catalog.models import Gpu, ImportJob
-cols = {SHEET_COLUMNS!r}
-lines = [cols] + [{SHEET_ROW!r}.format(i=i, price=1000 + i) for i in range({rows})]
+from catalog.resources import RESOURCE_OF
+# The seed catalog's first GPU as its own export writes it, {rows} times under new slugs: the
+# sheet has every column the import asks for, whatever the GPU model holds.
+sheet = RESOURCE_OF[Gpu]().export(queryset=Gpu.objects.order_by("pk")[:1])
+template = dict(zip(sheet.headers, sheet[0]))
+sheet.wipe()
+sheet.headers = list(template)
+for i in range({rows}):
+    sheet.append([{{**template, "id": "", "slug": f"bulk-{{i}}", "name": f"Bulk GPU {{i}}",
+                   "monthly_price": 1000 + i, "offered": 0}}[h] for h in sheet.headers])
 job = ImportJob.objects.create(model="catalog.gpu", file_name="bulk.csv", file_format="csv",
-                               data=("\\n".join(lines) + "\\n").encode(), rows_total={rows})
+                               data=sheet.export("csv").encode(), rows_total={rows})
 start = time.perf_counter()
 # The task as a worker runs it, in this process (the immediate backend gives it its context).
 immediate = {{"default": {{"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}}}
