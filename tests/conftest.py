@@ -1,13 +1,22 @@
 """Shared fixtures: one account per role; every test starts with no drawn fragments kept and
 no throttle counts (sign-in failures per address, quote requests)."""
 
+import os
+
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core.cache import caches
+from hypothesis import settings as hypothesis_settings
 
 from configurator.roles import ARCHITECTS, PRESALES
 from tests.factories import UserFactory
+
+# CI (`.ci/run`) draws the same examples on every run, so a red build is the change's, never
+# the draw's; elsewhere each run draws anew and explores further. A failure found locally is
+# replayed from .hypothesis/ until fixed.
+hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 @pytest.fixture(autouse=True)
