@@ -11,12 +11,12 @@ from django.utils.translation import gettext_lazy as _
 
 from configurator.engine.catalog import Catalog
 from configurator.engine.performance import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
+from configurator.fields import NumberField, WholeNumberField
 from configurator.inputs import workload_errors
+from configurator.quotes.models import Lead
 from configurator.schemas import MAX_GPUS_PER_NODE, MAX_NODES, WorkloadIn
 from configurator.translation import localize
 from configurator.web.configuration import WORK_FIELDS, Configuration, WorkloadChoice
-from configurator.web.fields import NumberField, WholeNumberField
-from configurator.web.models import Lead
 from configurator.web.services import RECOMMENDATIONS
 
 BOOLEAN_CHOICES = [("true", _("yes")), ("false", _("no"))]
