@@ -148,6 +148,7 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
         dimm_count=data.dimm_count,
         platform_pcie_gen=platform.pcie_gen if platform else None,
         pcie_switch_uplinks=platform.pcie_switch_uplinks if platform else 0,
+        nvme_bays=platform.nvme_bays if platform else None,
         **(platform_power(platform) if platform else {}),
     )
 

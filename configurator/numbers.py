@@ -3,7 +3,7 @@
 Python's `int()` and `float()` take more than anyone means: digits of other scripts (`²`
 passes `str.isdigit()` and fails `int()`; `٣` and `８` pass both), underscores (`1_000`),
 `nan`, `inf` and `1e400` (which is `inf`), and `int()` raises past 4,300 digits. Every reader
-of typed numbers (the pages' fields in `web/fields.py`, the fleet sheet's cells in
+of typed numbers (the pages' fields in `fields.py`, the fleet sheet's cells in
 `fleet/rows.py`) matches one of these shapes first, in the ASCII digits 0–9, and bounds the
 length before converting.
 """

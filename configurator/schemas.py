@@ -25,6 +25,7 @@ Text = Annotated[str, AfterValidator(_no_nul)]
 
 MAX_GPUS_PER_NODE = 16
 MAX_NODES = 1024
+MAX_NVME_PER_NODE = 32
 MAX_BOM_LINES = 32  # a recommended build has about eight lines
 MAX_BOM_LINE_KEYS = 16
 MAX_RULE_CHANGES = 64  # more than every rule parameter there is
@@ -60,7 +61,7 @@ class BuildIn(StrictSchema):
     nic_speed_gbps: int | None = Field(
         None, ge=1, le=3200, description="Speed of each NIC, Gb/s, when no NIC slug is given"
     )
-    nvme: int = Field(0, ge=0, le=32, description="NVMe drives per node")
+    nvme: int = Field(0, ge=0, le=MAX_NVME_PER_NODE, description="NVMe drives per node")
     platform: Text | None = Field(None, max_length=120, description="Platform slug")
     dimm_count: int | None = Field(None, ge=1, le=64, description="DIMMs per node")
     bom: list[BomLine] | None = Field(

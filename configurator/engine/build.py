@@ -218,6 +218,7 @@ class Build:
     nvme: int = 0
     nvme_lanes: int = 4
     nvme_tdp_w: int = 25
+    nvme_bays: int | None = None  # the platform's NVMe drive bays; None: no platform named
     pcie_switch_uplinks: int = 0
     # The platform's power figure (Platform.rated_power_w) for `rated_gpus` GPUs of
     # `rated_gpu_w` each; 0 when the build names no platform or the maker states none.

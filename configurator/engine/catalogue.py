@@ -138,3 +138,10 @@ SHAPE = CatalogueEntry(
     ),
     source="domain.md §6 [decision]",
 )
+
+DRIVE_BAYS = CatalogueEntry(
+    title=_("NVMe drives within the platform's bays"),
+    title_zh="NVMe 硬盘数不超过平台盘位",
+    impact=_("the drives do not fit the chassis: the node cannot be assembled as quoted"),
+    source="the platform's datasheet: its NVMe bays (catalog Platform.nvme_bays) [datasheet]",
+)

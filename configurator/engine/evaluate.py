@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from configurator.engine import checks, shape_check
+from configurator.engine import checks, drive_check, shape_check
 from configurator.engine.balance import Balance, build_balance
 from configurator.engine.build import Build, Workload
 from configurator.engine.findings import Finding
@@ -15,7 +15,7 @@ from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
 
 # Every module that registers checks; importing them fills the registry before it is read.
-CHECK_MODULES = (checks, shape_check)
+CHECK_MODULES = (checks, shape_check, drive_check)
 # The codes in the order the checks run and are shown.
 CHECK_CODES: tuple[str, ...] = REGISTRY.codes()
 

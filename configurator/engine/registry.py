@@ -2,10 +2,11 @@
 
 A registration names the check's stable code (api.md), its function, its catalogue entry
 (English and Chinese title, the measured loss, the source of the rule), its kind (pitfall,
-baseline dimension, or a check of the workload) and whether it reads only the CPU side of a
-build. The list of codes, the catalogue, the order checks run in and the recommender's
-CPU-side prefilter are all derived from here, so a new check cannot be half-added; a second
-registration of a code is refused, as django-rules' `add_rule` refuses one.
+baseline dimension, a check of the workload, or of what the platform holds) and whether it
+reads only the CPU side of a build. The list of codes, the catalogue, the order checks run
+in and the recommender's CPU-side prefilter are all derived from here, so a new check cannot
+be half-added; a second registration of a code is refused, as django-rules' `add_rule`
+refuses one.
 
 Checks run in registration order. The module that registers checks must be imported before
 the registry is read; `configurator.engine.evaluate` imports every such module.
@@ -30,6 +31,7 @@ class CheckKind(StrEnum):
     PITFALL = "pitfall"  # P1–P8, domain.md §4
     DIMENSION = "dimension"  # the four baseline dimensions, domain.md §2
     WORKLOAD = "workload"  # the product's own checks of a build for a workload (§6, §7)
+    PLATFORM = "platform"  # what the named platform physically holds (its datasheet)
 
 
 @dataclass(frozen=True, slots=True)

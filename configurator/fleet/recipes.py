@@ -60,6 +60,7 @@ def recipe_builds(catalog: Catalog, rules: RuleParams) -> list[RecipeBuild]:
                 nvlink=gpu.has_nvlink and (platform is None or platform.nvlink != "none"),
                 platform_pcie_gen=platform.pcie_gen if platform else None,
                 pcie_switch_uplinks=platform.pcie_switch_uplinks if platform else 0,
+                nvme_bays=platform.nvme_bays if platform else None,
             )
             build = replace(draft, psu_watts=power_budget(draft, rules).required_w)
             found.append(RecipeBuild(row.code, row.name, build, row.name_zh))

@@ -18,9 +18,8 @@ from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, Nod
 from configurator.fleet.probe_report import finding_text, finding_title, probe_report, stored_facts
 from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import row_build
-from configurator.quotes.models import Quote, QuoteEvent
+from configurator.quotes.models import Lead, Quote, QuoteEvent
 from configurator.selectors import snapshots
-from configurator.web.models import Lead
 
 BANDS = ((0, 50), (50, 70), (70, 85), (85, 101))
 

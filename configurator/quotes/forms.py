@@ -6,9 +6,9 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from pydantic import ValidationError as SchemaError
 
+from configurator.fields import AmountField, WholeNumberField, json_from_text
+from configurator.quotes.models import LeadBuild
 from configurator.schemas import BuildIn, WorkloadIn
-from configurator.web.fields import AmountField, WholeNumberField, json_from_text
-from configurator.web.models import LeadBuild
 
 MAX_ID = 2**31 - 1  # the largest primary key the databases' integer columns hold
 

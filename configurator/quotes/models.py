@@ -1,4 +1,7 @@
-"""Quotes: a priced build for one customer, reviewed by an architect, frozen once issued.
+"""Leads and quotes: a customer's request, and the priced build answering it, frozen once issued.
+
+A lead is a customer's quote request, with the build and workload it was made for; presales
+save the builds they adjust to it, and a quote written from such a build links both.
 
 A quote keeps everything it shows: the bill of materials with each part's specs and unit price
 at quote time, the evaluation with the rule version and its parameters, the totals. Nothing in
@@ -11,6 +14,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -44,6 +48,79 @@ STATUS_FIELDS = frozenset({"status", "issued_at", "updated_at"})
 
 class QuoteLocked(ValidationError):
     """An attempt to change the content of a quote that is no longer a draft."""
+
+
+class Lead(models.Model):
+    """A customer's quote request, with the build and workload it was made for."""
+
+    class Status(models.TextChoices):
+        NEW = "new", _("new")
+        IN_PROGRESS = "in_progress", _("in progress")
+        QUOTED = "quoted", _("quoted")
+
+    name = models.CharField(_("name"), max_length=120)
+    company = models.CharField(_("company"), max_length=200)
+    email = models.EmailField(_("e-mail"))
+    phone = models.CharField(_("phone"), max_length=30)
+    build = models.JSONField(_("build"), help_text=_("As /api/v1/evaluate takes it."))
+    workload = models.JSONField(_("workload"), null=True, blank=True)
+    permalink = models.CharField(_("permalink"), max_length=2000)
+    monthly_price = models.DecimalField(_("monthly price (CNY)"), max_digits=12, decimal_places=2)
+    verdict = models.CharField(_("verdict"), max_length=10)
+    language = models.CharField(_("language"), max_length=10)
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.NEW
+    )
+    created_at = models.DateTimeField(_("received at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        # The table the pages app created before leads moved here (quotes/0005_leads): the
+        # rows stayed where they were.
+        db_table = "web_lead"
+        verbose_name = _("lead")
+        verbose_name_plural = _("leads")
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="web_lead_status_f3debe_idx")
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.company} · {self.name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("web:presales_lead", args=[self.pk])
+
+
+class LeadBuild(models.Model):
+    """A build presales saved to a lead, with its price and verdict when saved."""
+
+    lead = models.ForeignKey(
+        Lead, on_delete=models.CASCADE, related_name="builds", verbose_name=_("lead")
+    )
+    build = models.JSONField(_("build"))
+    workload = models.JSONField(_("workload"), null=True, blank=True)
+    permalink = models.CharField(_("permalink"), max_length=2000)
+    monthly_price = models.DecimalField(_("monthly price (CNY)"), max_digits=12, decimal_places=2)
+    verdict = models.CharField(_("verdict"), max_length=10)
+    note = models.TextField(_("note"), blank=True)
+    created_at = models.DateTimeField(_("saved at"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("saved by"),
+    )
+
+    class Meta:
+        db_table = "web_leadbuild"  # as Lead's
+        verbose_name = _("saved build")
+        verbose_name_plural = _("saved builds")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.lead} · {self.created_at:%Y-%m-%d %H:%M}"
 
 
 class QuoteCounter(models.Model):
@@ -83,7 +160,7 @@ class Quote(models.Model):
     )
     revision = models.PositiveSmallIntegerField(_("revision"), default=1)
     lead = models.ForeignKey(
-        "web.Lead",
+        Lead,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
@@ -91,7 +168,7 @@ class Quote(models.Model):
         verbose_name=_("lead"),
     )
     saved_build = models.ForeignKey(
-        "web.LeadBuild",
+        LeadBuild,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,

@@ -1,10 +1,11 @@
-"""Reads: the bill of materials of a build, the quotes a user may see, the recipe baseline."""
+"""Reads: the leads inbox, the bill of materials of a build, the quotes a user may see, the
+recipe baseline."""
 
 import re
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
 
 from catalog import models as catalog
 from catalog.kinds import KINDS_BY_KEY
@@ -13,7 +14,7 @@ from configurator.engine.pcie import even_split
 from configurator.engine.recommend.parts import cheapest_psus
 from configurator.inputs import InputErrors
 from configurator.models import Scenario
-from configurator.quotes.models import Quote, Status
+from configurator.quotes.models import Lead, Quote, Status
 from configurator.schemas import BuildIn
 
 CENT = Decimal("0.01")
@@ -27,6 +28,20 @@ KIND_OF_LINE = {  # BOM line kind -> catalog kind key
     "psu": "psus",
     "nic": "nics",
 }
+
+
+def leads_inbox(*, status: str | None = None) -> QuerySet[Lead]:
+    """Return the leads, newest first, with how many builds were saved to each."""
+    leads = Lead.objects.annotate(saved_builds=Count("builds")).order_by("-created_at")
+    return leads.filter(status=status) if status else leads
+
+
+def lead_counts() -> dict[str, int]:
+    """Return how many leads each status holds."""
+    counts = dict.fromkeys(Lead.Status.values, 0)
+    for row in Lead.objects.values("status").annotate(n=Count("id")):
+        counts[row["status"]] = row["n"]
+    return counts
 
 
 def _specs(kind_key: str, row) -> dict[str, object]:

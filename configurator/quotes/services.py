@@ -1,4 +1,5 @@
-"""Quote actions: create, edit, the status workflow, and re-quoting. Each is one transaction.
+"""Lead and quote actions: a customer's request, builds saved to it; create, edit, the status
+workflow, and re-quoting of quotes. Each is one transaction.
 
 The workflow (docs/quotes.md):
 
@@ -28,6 +29,8 @@ from configurator.models import RuleSetVersion
 from configurator.quotes.models import (
     EDITABLE,
     REQUOTABLE,
+    Lead,
+    LeadBuild,
     Quote,
     QuoteCounter,
     QuoteEvent,
@@ -35,8 +38,6 @@ from configurator.quotes.models import (
 )
 from configurator.quotes.selectors import quote_bom
 from configurator.schemas import BuildIn, EvaluateIn, WorkloadIn
-from configurator.web.models import Lead, LeadBuild
-from configurator.web.services import lead_status_set
 
 CENT = Decimal("0.01")
 
@@ -47,6 +48,64 @@ class Customer:
     company: str = ""
     email: str = ""
     phone: str = ""
+
+
+@dataclass(frozen=True)
+class AssessedBuild:
+    """A build as the configurator assessed it: what a lead keeps of it when it is saved."""
+
+    build: dict[str, object]  # as /api/v1/evaluate takes it
+    workload: dict[str, object] | None  # as the API's workload, None when none was given
+    permalink: str  # the configurator's query string
+    monthly_price: Decimal
+    verdict: str  # accept, reject, or error when the build could not be evaluated
+
+
+@transaction.atomic
+def lead_submit(*, customer: Customer, assessed: AssessedBuild, language: str) -> Lead:
+    """Record a customer's quote request for presales, with the build as it was assessed."""
+    return Lead.objects.create(
+        name=customer.name,
+        company=customer.company,
+        email=customer.email,
+        phone=customer.phone,
+        build=assessed.build,
+        workload=assessed.workload,
+        permalink=assessed.permalink,
+        monthly_price=assessed.monthly_price,
+        verdict=assessed.verdict,
+        language=language,
+    )
+
+
+@transaction.atomic
+def lead_build_save(
+    *, lead: Lead, assessed: AssessedBuild, note: str, user: AbstractBaseUser
+) -> LeadBuild:
+    """Save a build to a lead with a note; a new lead is then in progress."""
+    lead = Lead.objects.select_for_update().get(pk=lead.pk)
+    saved = LeadBuild.objects.create(
+        lead=lead,
+        build=assessed.build,
+        workload=assessed.workload,
+        permalink=assessed.permalink,
+        monthly_price=assessed.monthly_price,
+        verdict=assessed.verdict,
+        note=note,
+        created_by=user,
+    )
+    if lead.status == Lead.Status.NEW:
+        lead.status = Lead.Status.IN_PROGRESS
+        lead.save(update_fields=["status", "updated_at"])
+    return saved
+
+
+@transaction.atomic
+def lead_status_set(*, lead: Lead, status: str) -> Lead:
+    """Move a lead to another status (new, in progress, quoted)."""
+    lead.status = Lead.Status(status)
+    lead.save(update_fields=["status", "updated_at"])
+    return lead
 
 
 class TransitionRefused(Exception):

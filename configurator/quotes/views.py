@@ -65,7 +65,7 @@ def _apply_errors(form: QuoteForm, errors: dict[str, list[str]]) -> None:
 def quote_new(request: HttpRequest) -> HttpResponse:
     """Create a draft quote from a build: one saved to a lead (?saved_build=), or ?build= JSON."""
     query = request.GET.copy()
-    if not request.user.has_perm("web.view_lead"):
+    if not request.user.has_perm("quotes.view_lead"):
         query.pop("saved_build", None)  # leads are not theirs to read
     start = QuoteStartForm(query)
     if not start.is_valid():

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, fields, replace
 # The order of the permalink's query parameters: api.md's example first, then the extras.
 PERMALINK_FIELDS = (
     "cpu", "cpu_count", "gpu", "gpu_count", "gpus_per_socket", "memory_gb", "memory_ecc",
-    "psu_watts", "nvlink", "numa_binding", "platform", "nodes", "nics", "nic",
+    "psu_watts", "nvlink", "numa_binding", "platform", "nodes", "nics", "nic", "nvme",
 )  # fmt: skip
 WORKLOAD_FIELDS = ("model_params_b", "mode", "batch_size", "precision", "context_length")
 # The amount of work (api.md "Work, time and cost"): in the permalink only when given.
@@ -40,6 +40,7 @@ class Configuration:
     nodes: int = 1
     nics: int = 0
     nic: str = ""
+    nvme: int = 0  # NVMe drives per node
 
     def changed(self, **changes: object) -> Configuration:
         return replace(self, **changes)
@@ -61,7 +62,7 @@ class Configuration:
                 continue
             if name == "nodes" and value == 1:
                 continue
-            if name == "nics" and value == 0:
+            if name in ("nics", "nvme") and value == 0:
                 continue
             params.append((name, query_value(value)))
         return params

@@ -11,19 +11,21 @@ from django.utils.translation import gettext_lazy as _
 
 from configurator.engine.catalog import Catalog
 from configurator.engine.performance import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
+from configurator.fields import NumberField, WholeNumberField
 from configurator.inputs import workload_errors
-from configurator.schemas import MAX_GPUS_PER_NODE, MAX_NODES, WorkloadIn
+from configurator.quotes.models import Lead
+from configurator.schemas import MAX_GPUS_PER_NODE, MAX_NODES, MAX_NVME_PER_NODE, WorkloadIn
 from configurator.translation import localize
 from configurator.web.configuration import WORK_FIELDS, Configuration, WorkloadChoice
-from configurator.web.fields import NumberField, WholeNumberField
-from configurator.web.models import Lead
 from configurator.web.services import RECOMMENDATIONS
 
 BOOLEAN_CHOICES = [("true", _("yes")), ("false", _("no"))]
 MODE_CHOICES = [("train", _("training")), ("finetune", _("fine-tuning")), ("infer", _("inference"))]
 PRECISION_CHOICES = [(p, p) for p in ("bf16", "fp16", "fp8", "fp32", "int8", "int4")]  # api.md
 # The API's defaults for the optional build fields (api.md "Evaluate a build").
-API_DEFAULTS = {"platform": "", "nodes": 1, "nics": 0, "nic": "", "numa_binding": True}
+API_DEFAULTS = {
+    "platform": "", "nodes": 1, "nics": 0, "nic": "", "nvme": 0, "numa_binding": True
+}  # fmt: skip
 # `4+4` as api.md writes it; a `+` left unescaped in a URL arrives as a space (`4 4`).
 SPLIT = re.compile(r"^[0-9]{1,2}([+ ][0-9]{1,2})?\Z")
 
@@ -67,6 +69,9 @@ class ConfigurationForm(forms.Form):
     nodes = WholeNumberField(label=_("Nodes"), min_value=1, max_value=MAX_NODES, required=False)
     nics = WholeNumberField(label=_("Network cards"), min_value=0, max_value=16, required=False)
     nic = forms.CharField(label=_("Network card model"), max_length=120, required=False)
+    nvme = WholeNumberField(
+        label=_("NVMe drives"), min_value=0, max_value=MAX_NVME_PER_NODE, required=False
+    )
 
     def has_build(self) -> bool:
         """Return whether the query names any build field at all."""

@@ -19,6 +19,7 @@ from configurator.engine.catalog import Catalog
 from configurator.engine.memory import memory_requirement
 from configurator.engine.pcie import even_split
 from configurator.engine.rules import RuleParams
+from configurator.schemas import MAX_NVME_PER_NODE
 from configurator.web.configuration import Configuration
 
 MAX_GPUS_WITHOUT_PLATFORM = 16  # the API's bound on GPUs per node
@@ -77,6 +78,7 @@ class Choices:
     nvlink: tuple[bool, ...]
     nics: tuple[int, ...]
     nic_models: tuple
+    nvme: tuple[int, ...]  # NVMe drives: as many as the platform has bays
     nodes: tuple[int, ...]
 
 
@@ -180,6 +182,7 @@ def choices(config: Configuration, catalog: Catalog) -> Choices:
         nvlink=(False, True) if has_nvlink and board_nvlink else (False,),
         nics=tuple(range(nic_slots + 1)),
         nic_models=catalog.nics,
+        nvme=tuple(range((platform.nvme_bays if platform else MAX_NVME_PER_NODE) + 1)),
         nodes=tuple(range(1, MAX_NODES + 1)),
     )
 
@@ -240,6 +243,7 @@ def conform(config: Configuration, catalog: Catalog) -> tuple[Configuration, lis
         if psus and values["psu_watts"] not in {option.usable_w for option in psus}:
             values["psu_watts"] = _nearest_at_least([o.usable_w for o in psus], values["psu_watts"])
         values["nics"] = min(values["nics"], platform.nic_slots)
+        values["nvme"] = min(values["nvme"], platform.nvme_bays)
     conformed = Configuration(**values)
     adjustments = [
         Adjustment(name, getattr(config, name), getattr(conformed, name))

@@ -60,6 +60,7 @@ FIELD_LABELS = {
     "nodes": _("Nodes"),
     "nics": _("Network cards"),
     "nic": _("Network card model"),
+    "nvme": _("NVMe drives"),
 }
 SUB_SCORES = (
     ("cpu_threads", _("CPU threads per GPU")),
@@ -183,6 +184,7 @@ def build_fields(
         ("nics", [(n, str(n)) for n in offered.nics]),
         ("nic", [("", gettext("default (x16, 25 W)"))]
          + [(nic.slug, nic.name) for nic in offered.nic_models]),
+        ("nvme", [(n, str(n)) for n in offered.nvme]),
         ("nodes", [(n, str(n)) for n in offered.nodes]),
     ]  # fmt: skip
     return [

@@ -1,4 +1,4 @@
-"""The configurator's actions: assess a configured build, fix it, start it, quote it, save it.
+"""The configurator's actions: assess a configured build, fix it, start it, recommend builds.
 
 Evaluation goes through `configurator.services.build_evaluate` — the API's service — so the
 page and `/api/v1/evaluate` can never disagree; pricing, options and fixes are the plain
@@ -12,9 +12,6 @@ from decimal import Decimal
 from functools import cached_property
 from urllib.parse import urlencode
 
-from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
-
 from configurator import selectors, services
 from configurator.engine.build import Platform
 from configurator.engine.evaluate import Evaluation, evaluate
@@ -22,11 +19,11 @@ from configurator.engine.power import power_budget
 from configurator.engine.recommend import Scenario
 from configurator.engine.rules import RuleParams
 from configurator.inputs import InputErrors, build_from_input, workload_from_input
+from configurator.quotes.services import AssessedBuild
 from configurator.schemas import BuildIn, EvaluateIn, RecommendIn, WorkloadIn
 from configurator.translation import localize
 from configurator.web.configuration import Configuration, WorkloadChoice
 from configurator.web.fixes import Fix, fix_for
-from configurator.web.models import Lead, LeadBuild
 from configurator.web.options import complete
 from configurator.web.pricing import Bill, bill_of_materials
 
@@ -49,6 +46,16 @@ class Assessment:
     @cached_property
     def permalink_query(self) -> str:
         return permalink_query(self.config, self.workload)
+
+    def assessed_build(self) -> AssessedBuild:
+        """Return what a lead keeps of this build: its fields, workload, price and verdict."""
+        return AssessedBuild(
+            build=self.config.build_input(),
+            workload=self.workload.workload_input() if self.workload else None,
+            permalink=self.permalink_query,
+            monthly_price=Decimal(str(self.bill.monthly_price)),
+            verdict=self.evaluation["verdict"] if self.evaluation else "error",
+        )
 
 
 def permalink_query(config: Configuration, workload: WorkloadChoice | None) -> str:
@@ -221,58 +228,3 @@ def workload_recommend(
             )
         )
     return found, answer["reason"]
-
-
-@transaction.atomic
-def lead_submit(
-    *,
-    name: str,
-    company: str,
-    email: str,
-    phone: str,
-    assessment: Assessment,
-    language: str,
-) -> Lead:
-    """Record a customer's quote request for presales, with the build as it was assessed."""
-    return Lead.objects.create(
-        name=name,
-        company=company,
-        email=email,
-        phone=phone,
-        build=assessment.config.build_input(),
-        workload=assessment.workload.workload_input() if assessment.workload else None,
-        permalink=assessment.permalink_query,
-        monthly_price=Decimal(str(assessment.bill.monthly_price)),
-        verdict=assessment.evaluation["verdict"] if assessment.evaluation else "error",
-        language=language,
-    )
-
-
-@transaction.atomic
-def lead_build_save(
-    *, lead: Lead, assessment: Assessment, note: str, user: AbstractBaseUser
-) -> LeadBuild:
-    """Save a build to a lead with a note; a new lead is then in progress."""
-    lead = Lead.objects.select_for_update().get(pk=lead.pk)
-    saved = LeadBuild.objects.create(
-        lead=lead,
-        build=assessment.config.build_input(),
-        workload=assessment.workload.workload_input() if assessment.workload else None,
-        permalink=assessment.permalink_query,
-        monthly_price=Decimal(str(assessment.bill.monthly_price)),
-        verdict=assessment.evaluation["verdict"] if assessment.evaluation else "error",
-        note=note,
-        created_by=user,
-    )
-    if lead.status == Lead.Status.NEW:
-        lead.status = Lead.Status.IN_PROGRESS
-        lead.save(update_fields=["status", "updated_at"])
-    return saved
-
-
-@transaction.atomic
-def lead_status_set(*, lead: Lead, status: str) -> Lead:
-    """Move a lead to another status (new, in progress, quoted)."""
-    lead.status = Lead.Status(status)
-    lead.save(update_fields=["status", "updated_at"])
-    return lead

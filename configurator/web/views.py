@@ -14,12 +14,14 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url, reswap, retarget
 
+from configurator.quotes import selectors as quote_selectors
+from configurator.quotes import services as quote_services
+from configurator.quotes.models import Lead
 from configurator.revisions import revision_tokens
 from configurator.selectors import snapshots as selectors_snapshots
 from configurator.throttle import throttle
-from configurator.web import fragments, presenters, selectors, services
+from configurator.web import fragments, presenters, services
 from configurator.web.forms import LeadBuildForm, LeadForm, LeadStatusForm
-from configurator.web.models import Lead
 from configurator.web.reading import read_query
 
 COMPARE_SESSION_KEY = "compare"
@@ -159,20 +161,21 @@ def quote(request: HttpRequest) -> HttpResponse:
         return render(request, template, {"form": form}, status=400)
     read = read_query(QueryDict(form.cleaned_data["build"]))
     assessment = services.configuration_assess(config=read.config, workload=read.workload)
-    lead = services.lead_submit(
+    customer = quote_services.Customer(
         name=form.cleaned_data["name"],
         company=form.cleaned_data["company"],
         email=form.cleaned_data["email"],
         phone=form.cleaned_data["phone"],
-        assessment=assessment,
-        language=get_language() or "en",
+    )
+    lead = quote_services.lead_submit(
+        customer=customer, assessed=assessment.assessed_build(), language=get_language() or "en"
     )
     return render(request, template, {"lead": lead, "permalink": assessment.permalink_query})
 
 
 # Presales -----------------------------------------------------------------------------------
 
-presales_only = [login_required, permission_required("web.change_lead", raise_exception=True)]
+presales_only = [login_required, permission_required("quotes.change_lead", raise_exception=True)]
 
 
 def _presales(view):
@@ -189,9 +192,9 @@ def presales_inbox(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status", "")
     if status not in Lead.Status.values:
         status = ""
-    counts = selectors.lead_counts()
+    counts = quote_selectors.lead_counts()
     context = {
-        "leads": selectors.leads_inbox(status=status or None)[:200],
+        "leads": quote_selectors.leads_inbox(status=status or None)[:200],
         "status": status,
         "statuses": [(value, label, counts[value]) for value, label in Lead.Status.choices],
     }
@@ -240,8 +243,11 @@ def presales_lead_save(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "web/presales_lead.html#saved", context, status=400)
     read = read_query(QueryDict(form.cleaned_data["build"]))
     assessment = services.configuration_assess(config=read.config, workload=read.workload)
-    services.lead_build_save(
-        lead=lead, assessment=assessment, note=form.cleaned_data["note"], user=request.user
+    quote_services.lead_build_save(
+        lead=lead,
+        assessed=assessment.assessed_build(),
+        note=form.cleaned_data["note"],
+        user=request.user,
     )
     lead.refresh_from_db()
     if request.htmx:
@@ -259,7 +265,7 @@ def presales_lead_status(request: HttpRequest, pk: int) -> HttpResponse:
     lead = get_object_or_404(Lead, pk=pk)
     form = LeadStatusForm(request.POST)
     if form.is_valid():
-        lead = services.lead_status_set(lead=lead, status=form.cleaned_data["status"])
+        lead = quote_services.lead_status_set(lead=lead, status=form.cleaned_data["status"])
     if request.htmx:
         context = {"lead": lead, "status_form": form, "status_saved": form.is_valid()}
         return render(request, "web/presales_lead.html#lead-status", context)

@@ -17,7 +17,9 @@ def test_api_example_answers_every_check_and_names_the_rule_version(post_json, e
     response = post_json(URL, example)
     body = response.json()
     assert response.status_code == 200
-    assert set(checks_by_code(body)) == ALL_CODES | {"capacity", "precision", "fabric", "shape"}
+    assert set(checks_by_code(body)) == ALL_CODES | {
+        "capacity", "precision", "fabric", "shape", "drive_bays"
+    }  # fmt: skip
     assert body["ruleset"] == {"version": 1, "profile": "operator-baseline"}
     assert set(body["balance"]) >= {"cpu_threads", "pcie_lanes", "memory", "overall"}
     assert body["balance"]["threshold"] == 85

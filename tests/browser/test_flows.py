@@ -16,9 +16,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from configurator.quotes.models import Quote
+from configurator.quotes.models import Lead, LeadBuild, Quote
 from configurator.roles import ARCHITECTS, PRESALES
-from configurator.web.models import Lead, LeadBuild
 from tests.browser.conftest import make_driver
 from tests.factories import UserFactory
 

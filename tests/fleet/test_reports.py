@@ -149,7 +149,7 @@ def test_probe_pdf_gives_the_probe_time_as_the_page_does(architect_client):
 
 
 def lead(status):
-    from configurator.web.models import Lead
+    from configurator.quotes.models import Lead
     from tests.quotes.conftest import GOOD_BUILD
 
     return Lead.objects.create(
@@ -160,7 +160,7 @@ def lead(status):
 
 
 def test_month_counts_leads_and_their_conversion_into_quotes(architect_client):
-    from configurator.web.models import Lead
+    from configurator.quotes.models import Lead
 
     lead(Lead.Status.QUOTED)
     lead(Lead.Status.NEW)
@@ -181,8 +181,8 @@ def pdf_text(content: bytes) -> str:
 def test_monthly_pdf_of_a_month_with_leads_shows_the_pages_figures(architect_client, presales):
     from configurator.fleet.monthly import COLUMNS, monthly_rows
     from configurator.quotes import services
+    from configurator.quotes.models import Lead
     from configurator.schemas import BuildIn
-    from configurator.web.models import Lead
     from tests.quotes.conftest import CUSTOMER, GOOD_BUILD
 
     audit(architect_client, [GOOD, P3])

@@ -147,7 +147,7 @@ def test_a_quote_the_customer_accepted_is_not_called_passed_in_chinese(presales_
 
 
 def test_a_quote_from_a_saved_build_links_its_lead_and_marks_it_quoted(presales_client, presales):
-    from configurator.web.models import Lead, LeadBuild
+    from configurator.quotes.models import Lead, LeadBuild
 
     lead = Lead.objects.create(
         name="Li Wei", company="Example AI Ltd", email="li@example.com", phone="+86 10 1234",

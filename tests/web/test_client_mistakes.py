@@ -7,7 +7,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django.utils import translation
 
-from configurator.web.models import Lead, LeadBuild
+from configurator.quotes.models import Lead, LeadBuild
 from tests.web.test_leads import BUILD, CUSTOMER
 
 pytestmark = pytest.mark.django_db

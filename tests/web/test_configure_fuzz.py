@@ -14,7 +14,7 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from configurator.web.models import Lead, LeadBuild
+from configurator.quotes.models import Lead, LeadBuild
 from configurator.web.reading import read_query
 from tests.web.test_leads import BUILD, CUSTOMER
 

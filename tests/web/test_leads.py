@@ -5,7 +5,7 @@ from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.urls import reverse
 
-from configurator.web.models import Lead, LeadBuild
+from configurator.quotes.models import Lead, LeadBuild
 from configurator.web.views import QUOTE_LIMIT
 from tests.factories import UserFactory
 

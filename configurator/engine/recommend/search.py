@@ -382,6 +382,7 @@ def complete(
         nic_tdp_w=nic.tdp_w if nic else 25,
         nic_speed_gbps=nic.speed_gbps if nic else 0,
         pcie_switch_uplinks=platform.pcie_switch_uplinks,
+        nvme_bays=platform.nvme_bays,
         rated_power_w=platform.rated_power_w,
         rated_gpus=platform.gpu_capacity,
         rated_gpu_w=platform.rated_gpu_w,
