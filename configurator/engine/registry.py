@@ -19,9 +19,10 @@ refused, so a new check module cannot be forgotten in the list.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -89,6 +90,7 @@ class CheckRegistry:
         self._modules = modules
         self._added: dict[str, RegisteredCheck] = {}
         self._checks: dict[str, RegisteredCheck] | None = None  # in run order; None: not read
+        self._losses: Mapping[str, Loss] | None = None  # derived from _checks, kept with it
         self._loading = False
 
     def add(
@@ -113,7 +115,7 @@ class CheckRegistry:
         self._added[code] = RegisteredCheck(
             code, check, entry, CheckKind(kind), cpu_side, cpu_sensitive
         )
-        self._checks = None
+        self._checks = self._losses = None
         return check
 
     def register(
@@ -189,9 +191,14 @@ class CheckRegistry:
         """Return the codes of the checks whose outcome another CPU of the platform may change."""
         return frozenset(code for code, item in self._read().items() if item.cpu_sensitive)
 
-    def losses(self) -> dict[str, Loss]:
+    def losses(self) -> Mapping[str, Loss]:
         """Return each check's measured loss, by code, for the checks that have one."""
-        return {code: item.entry.loss for code, item in self._read().items() if item.entry.loss}
+        losses = self._losses
+        if losses is None:
+            checks = self._read()
+            measured = {code: item.entry.loss for code, item in checks.items() if item.entry.loss}
+            losses = self._losses = MappingProxyType(measured)
+        return losses
 
 
 REGISTRY = CheckRegistry(CHECK_MODULES)
