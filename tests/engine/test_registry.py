@@ -113,7 +113,7 @@ def test_the_registry_is_complete_whatever_module_is_imported_first(module):
     )  # fmt: skip
     codes = tuple(json.loads(answer.stdout))
     assert codes == every_registered_code()
-    assert len(codes) == 16
+    assert {"P1", "pcie_lanes", "capacity", "shape"} <= set(codes)  # both modules' checks
 
 
 def test_checks_run_in_the_order_of_their_modules_whatever_registered_first(monkeypatch):
