@@ -554,7 +554,7 @@ django.setup()
 from django.test import override_settings
 from catalog.imports import import_job_run
 from catalog.models import Gpu, ImportJob
-from catalog.resources import RESOURCE_OF
+from catalog.kinds import RESOURCE_OF
 # The seed catalog's first GPU as its own export writes it, {rows} times under new slugs: the
 # sheet has every column the import asks for, whatever the GPU model holds.
 sheet = RESOURCE_OF[Gpu]().export(queryset=Gpu.objects.order_by("pk")[:1])

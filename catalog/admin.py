@@ -14,11 +14,10 @@ from import_export.admin import ImportExportModelAdmin
 from import_export.formats.base_formats import XLSX
 from import_export.forms import ConfirmImportForm, ImportForm
 
-from catalog import resources
 from catalog.import_files import ImportFileGone, signed_name, unsigned_name
 from catalog.imports import import_job_start
-from catalog.models import Cpu, Gpu, ImportJob, MemoryModule, Nic, Platform, Psu
-from catalog.resources import RESOURCE_OF
+from catalog.kinds import KINDS, RESOURCE_OF, Kind
+from catalog.models import ImportJob
 from catalog.spreadsheets import (
     FORMATS,
     SafeCSV,
@@ -179,65 +178,20 @@ class CatalogAdmin(ImportExportModelAdmin, HistoryAdmin):
         return f"¥{obj.monthly_price:,.0f}{marker}"
 
 
-@admin.register(Cpu)
-class CpuAdmin(CatalogAdmin):
-    resource_classes = [resources.CpuResource]
-    list_display = [
-        "name", "slug", "cores", "threads", "base_ghz", "boost_ghz", "tdp_w",
-        "pcie_gen", "pcie_lanes_2s", "memory_channels", "ddr_gen", "price", "offered",
-    ]  # fmt: skip
-    list_filter = ["socket", "pcie_gen", "ddr_gen", *CatalogAdmin.list_filter]
+def catalog_admin(kind: Kind) -> type[CatalogAdmin]:
+    """Return the admin of a kind of part: its list columns and filters, its sheet columns."""
+    attrs = {
+        "__module__": __name__,
+        "resource_classes": [kind.resource],
+        "list_display": ["name", "slug", *kind.admin_columns, "price", "offered"],
+        "list_filter": [*kind.admin_filters, *CatalogAdmin.list_filter],
+        "filter_horizontal": list(kind.relations),
+    }
+    return type(f"{kind.model.__name__}Admin", (CatalogAdmin,), attrs)
 
 
-@admin.register(Gpu)
-class GpuAdmin(CatalogAdmin):
-    resource_classes = [resources.GpuResource]
-    list_display = [
-        "name", "slug", "memory_gb", "memory_type", "tdp_w", "form_factor",
-        "nvlink_gbps", "bf16_tflops", "memory_bandwidth_gbs", "ecc", "gpu_class",
-        "architecture", "price", "offered",
-    ]  # fmt: skip
-    list_filter = [
-        "form_factor", "gpu_class", "architecture", "pcie_gen", *CatalogAdmin.list_filter,
-    ]  # fmt: skip
-
-
-@admin.register(MemoryModule)
-class MemoryModuleAdmin(CatalogAdmin):
-    resource_classes = [resources.MemoryModuleResource]
-    list_display = [
-        "name", "slug", "ddr_gen", "capacity_gb", "registered", "ecc", "speed_mts",
-        "price", "offered",
-    ]  # fmt: skip
-    list_filter = ["ddr_gen", "ecc", "registered", *CatalogAdmin.list_filter]
-
-
-@admin.register(Psu)
-class PsuAdmin(CatalogAdmin):
-    resource_classes = [resources.PsuResource]
-    list_display = ["name", "slug", "rated_w", "efficiency", "price", "offered"]
-    list_filter = ["efficiency", *CatalogAdmin.list_filter]
-
-
-@admin.register(Nic)
-class NicAdmin(CatalogAdmin):
-    resource_classes = [resources.NicResource]
-    list_display = ["name", "slug", "speed_gbps", "ports", "fabric", "pcie_gen", "pcie_lanes",
-                    "tdp_w", "price", "offered"]  # fmt: skip
-    list_filter = ["fabric", "pcie_gen", *CatalogAdmin.list_filter]
-
-
-@admin.register(Platform)
-class PlatformAdmin(CatalogAdmin):
-    resource_classes = [resources.PlatformResource]
-    list_display = [
-        "name", "slug", "sockets", "cpu_socket", "pcie_gen", "gpu_form_factor",
-        "gpu_slots_socket0", "gpu_slots_socket1", "gpu_attach", "nvlink", "psu_bays",
-        "max_power_w", "price", "offered",
-    ]  # fmt: skip
-    list_filter = ["cpu_socket", "gpu_form_factor", "gpu_attach", "nvlink", "pcie_gen",
-                   *CatalogAdmin.list_filter]  # fmt: skip
-    filter_horizontal = ["gpus"]
+for _kind in KINDS:
+    admin.site.register(_kind.model, catalog_admin(_kind))
 
 
 @admin.register(ImportJob)

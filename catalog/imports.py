@@ -21,8 +21,8 @@ from django.db import transaction
 from django.tasks import TaskContext, task
 from django.utils import timezone
 
+from catalog.kinds import RESOURCE_OF
 from catalog.models import ImportJob
-from catalog.resources import RESOURCE_OF
 from catalog.spreadsheets import FORMATS, SheetRefused
 from configurator.jobs.services import job_attempt_holds, job_attempt_start
 from configurator.middleware import DATABASE_FAULTS

@@ -1,5 +1,9 @@
 """Import/export resources: the CSV and XLSX columns of every catalog model.
 
+Each kind of part names its resource (`catalog.kinds`, `RESOURCE_OF` there): a plain
+`catalog_resource` of its model, or a resource of its own for columns the model's fields alone
+do not give (a platform's GPUs, by slug).
+
 Rows are matched by slug, so re-importing an exported sheet updates items in place. Every
 row is validated with the model's full_clean (field validators and database constraints)
 before anything is written, and an import runs in one transaction: a sheet with one bad row
@@ -12,10 +16,11 @@ holds something that is not a number.
 from decimal import InvalidOperation
 
 from django.core.exceptions import ValidationError
+from django.db import models
 from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
 
-from catalog.models import Cpu, Gpu, MemoryModule, Nic, Platform, Psu
+from catalog.models import Gpu, Platform
 from catalog.spreadsheets import looks_like_formula
 from configurator.revisions import revision_bumps_deferred
 
@@ -100,29 +105,11 @@ class CatalogResource(resources.ModelResource):
         rollback_on_validation_errors = True
 
 
-class CpuResource(CatalogResource):
-    class Meta(CatalogResource.Meta):
-        model = Cpu
-
-
-class GpuResource(CatalogResource):
-    class Meta(CatalogResource.Meta):
-        model = Gpu
-
-
-class MemoryModuleResource(CatalogResource):
-    class Meta(CatalogResource.Meta):
-        model = MemoryModule
-
-
-class PsuResource(CatalogResource):
-    class Meta(CatalogResource.Meta):
-        model = Psu
-
-
-class NicResource(CatalogResource):
-    class Meta(CatalogResource.Meta):
-        model = Nic
+def catalog_resource(model: type[models.Model]) -> type[CatalogResource]:
+    """Return the import/export resource of a catalog model with no columns of its own."""
+    meta = type("Meta", (CatalogResource.Meta,), {"model": model})
+    name = f"{model.__name__}Resource"
+    return type(name, (CatalogResource,), {"Meta": meta, "__module__": __name__})
 
 
 class PlatformResource(CatalogResource):
@@ -143,16 +130,3 @@ class PlatformResource(CatalogResource):
         if unknown and "gpus" not in errors:
             errors["gpus"] = _("Unknown GPU slug(s): %(slugs)s.") % {"slugs": ", ".join(unknown)}
         return errors
-
-
-RESOURCE_OF = {
-    resource._meta.model: resource
-    for resource in (
-        CpuResource,
-        GpuResource,
-        MemoryModuleResource,
-        PsuResource,
-        NicResource,
-        PlatformResource,
-    )
-}

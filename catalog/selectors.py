@@ -10,8 +10,7 @@ def catalog_items(kind: Kind, *, offered_only: bool = True) -> QuerySet:
     items = kind.model.objects.all()
     if offered_only:
         items = items.filter(offered=True)
-    if kind.key == "platforms":
-        items = items.prefetch_related("gpus")
+    items = items.prefetch_related(*kind.relations)
     return items.order_by("vendor", "monthly_price", "name")
 
 

@@ -71,18 +71,11 @@ def revision_tokens() -> dict[str, str]:
 
 def connect_signals() -> None:
     """Bump the right revision after any save or delete of a catalog or rules row."""
-    from catalog import models as catalog
+    from catalog.kinds import KINDS
     from configurator.models import RuleProfile, RuleSetVersion, Scenario
 
     watched = {
-        CATALOG: (
-            catalog.Cpu,
-            catalog.Gpu,
-            catalog.MemoryModule,
-            catalog.Psu,
-            catalog.Nic,
-            catalog.Platform,
-        ),
+        CATALOG: tuple(kind.model for kind in KINDS),  # every kind of part, and nothing else
         RULES: (RuleProfile, RuleSetVersion, Scenario),
     }
     for name, models in watched.items():
@@ -94,15 +87,11 @@ def connect_signals() -> None:
             uid = f"revision-{name}-{model._meta.label_lower}"
             post_save.connect(bump, sender=model, weak=False, dispatch_uid=f"{uid}-save")
             post_delete.connect(bump, sender=model, weak=False, dispatch_uid=f"{uid}-delete")
-    m2m_changed.connect(
-        lambda **kwargs: revision_bump(CATALOG),
-        sender=catalog.Platform.gpus.through,
-        weak=False,
-        dispatch_uid="revision-catalog-platform-gpus",
-    )
-    m2m_changed.connect(
-        lambda **kwargs: revision_bump(RULES),
-        sender=Scenario.gpus.through,
-        weak=False,
-        dispatch_uid="revision-rules-scenario-gpus",
-    )
+            # A relation between rows (a platform's GPUs, a recipe's) is a write of the row.
+            for field in model._meta.many_to_many:
+                m2m_changed.connect(
+                    bump,
+                    sender=field.remote_field.through,
+                    weak=False,
+                    dispatch_uid=f"{uid}-{field.name}",
+                )

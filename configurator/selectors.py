@@ -8,16 +8,14 @@ tells whether the snapshot still holds.
 
 import json
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
 from django.core.serializers.json import DjangoJSONEncoder
 
-from catalog import models as catalog
 from catalog.kinds import KINDS, Kind
 from catalog.selectors import catalog_items
-from configurator.engine import build as engine
 from configurator.engine.build import Mode
 from configurator.engine.catalog import Catalog
 from configurator.engine.messages import Written
@@ -28,75 +26,22 @@ from configurator.models import Scenario as ScenarioRow
 from configurator.revisions import CATALOG, RULES, revision_tokens
 
 
-def spec(row, kind: type, **derived):
-    """Return the engine's view of a catalog row: fields of the same name, plus `derived`.
-
-    Decimals (clocks, prices) become floats; fields the model names differently, or that the
-    engine derives, come in `derived`.
-    """
-    values = {}
-    for f in fields(kind):
-        if f.name in derived or not hasattr(row, f.name):
-            continue
-        value = getattr(row, f.name)
-        values[f.name] = float(value) if isinstance(value, Decimal) else value
-    return kind(**values, **derived)
-
-
-def cpu_spec(cpu: catalog.Cpu) -> engine.Cpu:
-    """Return the engine's view of a catalog CPU."""
-    return spec(cpu, engine.Cpu)
-
-
-def gpu_spec(gpu: catalog.Gpu) -> engine.Gpu:
-    """Return the engine's view of a catalog GPU."""
-    return spec(
-        gpu,
-        engine.Gpu,
-        form_factor=engine.FormFactor(gpu.form_factor),
-        architecture=engine.Architecture(gpu.architecture),
-        datacenter=gpu.gpu_class == catalog.GpuClass.DATACENTER,
-    )
-
-
-def platform_spec(platform: catalog.Platform) -> engine.Platform:
-    """Return the engine's view of a catalog platform (its `gpus` prefetched)."""
-    slots = (platform.gpu_slots_socket0, platform.gpu_slots_socket1)[: platform.sockets]
-    return spec(
-        platform,
-        engine.Platform,
-        gpu_form_factor=engine.FormFactor(platform.gpu_form_factor),
-        gpu_slots=slots,
-        gpu_slugs=frozenset(gpu.slug for gpu in platform.gpus.all()),
-    )
-
-
 @dataclass(frozen=True)
 class CatalogSnapshot:
     everything: Catalog  # evaluations and audits name any item, offered or not
     offered: Catalog  # the recommender builds only from what is offered
 
 
-SPEC_OF = (
-    ("cpus", catalog.Cpu, cpu_spec),
-    ("gpus", catalog.Gpu, gpu_spec),
-    ("memory", catalog.MemoryModule, lambda row: spec(row, engine.MemoryModule)),
-    ("psus", catalog.Psu, lambda row: spec(row, engine.Psu)),
-    ("nics", catalog.Nic, lambda row: spec(row, engine.Nic)),
-    ("platforms", catalog.Platform, platform_spec),
-)
-
-
 @lru_cache(maxsize=4)
 def _catalog_at(token: str) -> CatalogSnapshot:
     everything, offered = {}, {}
-    for kind, model, spec in SPEC_OF:
-        rows = model.objects.order_by("monthly_price", "slug")
-        if model is catalog.Platform:
-            rows = rows.prefetch_related("gpus")
-        items = [(row.offered, spec(row)) for row in rows]
-        everything[kind] = tuple(item for _, item in items)
-        offered[kind] = tuple(item for is_offered, item in items if is_offered)
+    for kind in KINDS:
+        rows = kind.model.objects.order_by("monthly_price", "slug")
+        items = [
+            (row.offered, kind.engine_part(row)) for row in rows.prefetch_related(*kind.relations)
+        ]
+        everything[kind.key] = tuple(item for _, item in items)
+        offered[kind.key] = tuple(item for is_offered, item in items if is_offered)
     return CatalogSnapshot(Catalog(**everything), Catalog(**offered))
 
 
@@ -204,8 +149,8 @@ def catalog_entry(kind: Kind, item) -> dict[str, object]:
     for name in kind.specs:
         value = getattr(item, name)
         entry[name] = float(value) if isinstance(value, Decimal) else value
-    if kind.key == "platforms":
-        entry["gpus"] = [gpu.slug for gpu in item.gpus.all()]
+    for relation in kind.relations:  # prefetched by catalog_items
+        entry[relation] = [related.slug for related in getattr(item, relation).all()]
     return entry
 
 

@@ -18,7 +18,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from catalog.models import Cpu, Gpu, ImportJob, MemoryModule, Nic, Platform, Psu
+from catalog.kinds import KINDS
+from catalog.models import Gpu, ImportJob
 from configurator.fleet.models import FleetAudit, NodeProbe
 from configurator.models import RuleProfile, RuleSetVersion, Scenario
 from configurator.quotes import services
@@ -84,12 +85,7 @@ def task_result(owner):
 
 # model, who reads it in the admin, the object a test opens (made for its owner, presales A).
 PAGES = [
-    (Cpu, BOTH, first(Cpu)),
-    (Gpu, BOTH, first(Gpu)),
-    (MemoryModule, BOTH, first(MemoryModule)),
-    (Psu, BOTH, first(Psu)),
-    (Nic, BOTH, first(Nic)),
-    (Platform, BOTH, first(Platform)),
+    *((kind.model, BOTH, first(kind.model)) for kind in KINDS),  # every kind of part
     (ImportJob, ARCHITECT, import_job),
     (RuleProfile, BOTH, first(RuleProfile)),
     (RuleSetVersion, BOTH, first(RuleSetVersion)),

@@ -34,7 +34,7 @@ def _index(items: tuple) -> Mapping[str, object]:
 
 @dataclass(frozen=True)
 class Catalog:
-    """Every part a build can use, with its specs and monthly price."""
+    """Every part a build can use, with its specs and monthly price: one field per kind."""
 
     cpus: tuple[Cpu, ...] = ()
     gpus: tuple[Gpu, ...] = ()
@@ -45,8 +45,7 @@ class Catalog:
     _by_key: dict[str, Mapping[str, object]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        kinds = ("cpus", "gpus", "memory", "psus", "nics", "platforms")
-        object.__setattr__(self, "_by_key", {k: _index(getattr(self, k)) for k in kinds})
+        object.__setattr__(self, "_by_key", {k: _index(getattr(self, k)) for k in KIND_KEYS})
 
     def cheapest_distinct(self) -> Catalog:
         """Return the catalog without items that a cheaper one matches in every spec.
@@ -54,15 +53,13 @@ class Catalog:
         Such an item can never be part of a cheapest build, so a search over the rest finds
         the same answers; many suppliers listing one part then cost the search nothing.
         """
-        return Catalog(
-            cpus=_cheapest_distinct(self.cpus),
-            gpus=_cheapest_distinct(self.gpus),
-            memory=_cheapest_distinct(self.memory),
-            psus=_cheapest_distinct(self.psus),
-            nics=_cheapest_distinct(self.nics),
-            platforms=_cheapest_distinct(self.platforms),
-        )
+        return Catalog(**{key: _cheapest_distinct(getattr(self, key)) for key in KIND_KEYS})
 
     def find(self, kind: str, key: str) -> object | None:
         """Return the item of a kind whose slug or name is `key` (case-insensitive)."""
         return self._by_key[kind].get(key.strip().lower())
+
+
+# The kinds of part, one per field of Catalog: the engine's side of a kind is its dataclass
+# (engine/build.py) and this field; catalog/kinds.py declares the Django side under the same key.
+KIND_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Catalog) if f.init)

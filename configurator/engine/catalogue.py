@@ -2,7 +2,9 @@
 
 Every entry gives the English and Chinese title and the loss the operator's field guide
 measured when the rule is broken (domain.md §2 and §4), or, for the product's own checks
-(`capacity`, `precision`, `fabric`, `shape`), what goes wrong (domain.md §6, §7). Checks fill in
+(`capacity`, `precision`, `fabric`, `shape`), what goes wrong (domain.md §6, §7). Where the
+loss was measured as a factor on the time a job takes (P1, P5, P8), the entry's `loss` holds
+it: the performance model and the monthly losses read it there. Checks fill in
 only the numbers and the fix; `configurator.engine.registry` pairs each entry with its check.
 The English title is a message too: where a text names a check (the recommender's reason why
 no build serves a workload), it reads in the request's language; the API's `title_zh` stays.
@@ -11,6 +13,7 @@ no build serves a workload), it reads in the request's language; the API's `titl
 from __future__ import annotations
 
 from configurator.engine.messages import _
+from configurator.engine.performance import BALANCED_UTILISATION, Loss
 from configurator.engine.registry import CatalogueEntry
 
 P1 = CatalogueEntry(
@@ -21,6 +24,11 @@ P1 = CatalogueEntry(
         "GPU-to-GPU latency 3.2× on 80 PCIe 3.0 lanes"
     ),
     source="domain.md §4 P1, §2 [guide]",
+    loss=Loss(
+        BALANCED_UTILISATION / 0.61,
+        "8-GPU utilisation 61 % instead of 88.6 %",
+        "domain.md §4 P1, §1 [guide]",
+    ),
 )
 
 P2 = CatalogueEntry(
@@ -49,6 +57,7 @@ P5 = CatalogueEntry(
     title_zh="全参数多卡训练未配 NVLink",
     impact=_("inter-GPU traffic over PCIe: 70B training time +116%"),
     source="domain.md §4 P5 [guide], §6 [decision]",
+    loss=Loss(2.16, "70B training time +116 %", "domain.md §4 P5 [guide]"),
 )
 
 P6 = CatalogueEntry(
@@ -71,6 +80,7 @@ P8 = CatalogueEntry(
     title_zh="CPU 基础频率过低（小批量推理）",
     impact=_("small-batch inference scheduling latency +54%"),
     source="domain.md §4 P8 [guide], §6 [decision]",
+    loss=Loss(1.54, "small-batch inference latency +54 %", "domain.md §4 P8 [guide]"),
 )
 
 PCIE_LANES = CatalogueEntry(

@@ -34,7 +34,7 @@ from configurator.engine.memory import (
 from configurator.engine.messages import Message, _, alternatives, counted_gpus, join, ngettext
 from configurator.engine.pcie import LaneBudget, even_split, lane_budget, socket_loads, split_label
 from configurator.engine.power import PowerBudget, power_budget
-from configurator.engine.registry import REGISTRY, CatalogueEntry, CheckKind
+from configurator.engine.registry import REGISTRY, CheckKind
 from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import card_gb, gpus_needed, size_workload, usable_gb
 
@@ -890,24 +890,28 @@ def multi_node_fabric(build: Build, workload: Workload | None, rules: RuleParams
     return passed("fabric", detail, numbers)
 
 
-# The registry: display order, catalogue entry, and whether the CPU side alone decides. ------
+# The registry: display order, catalogue entry, and what the CPU decides. -------------------
+# cpu_side: the CPU, board and PCIe side alone decide the verdict (the recommender's
+# prefilter). cpu_sensitive: another CPU of the same platform may change the outcome (the
+# power need counts the CPUs' TDP against a platform's published figure), so after such a
+# rejection the recommender still tries the platform's other CPUs; every other check a complete
+# build can fail is decided by the GPU, the platform and the layout.
 
-_REGISTRATIONS: tuple[tuple[str, Check, CatalogueEntry, CheckKind, bool], ...] = (
-    ("P1", legacy_pcie_platform, catalogue.P1, CheckKind.PITFALL, True),
-    ("P2", numa_binding, catalogue.P2, CheckKind.PITFALL, False),
-    ("P3", memory_below_vram, catalogue.P3, CheckKind.PITFALL, False),
-    ("P4", socket_overload, catalogue.P4, CheckKind.PITFALL, False),
-    ("P5", training_without_nvlink, catalogue.P5, CheckKind.PITFALL, False),
-    ("P6", non_ecc_memory, catalogue.P6, CheckKind.PITFALL, False),
-    ("P7", psu_undersized, catalogue.P7, CheckKind.PITFALL, False),
-    ("P8", low_base_clock, catalogue.P8, CheckKind.PITFALL, True),
-    ("pcie_lanes", pcie_lane_budget, catalogue.PCIE_LANES, CheckKind.DIMENSION, True),
-    ("cpu_threads", cpu_threads_per_gpu, catalogue.CPU_THREADS, CheckKind.DIMENSION, True),
-    ("memory", memory_capacity, catalogue.MEMORY, CheckKind.DIMENSION, False),
-    ("numa", numa_affinity, catalogue.NUMA, CheckKind.DIMENSION, False),
-    ("capacity", gpu_memory_capacity, catalogue.CAPACITY, CheckKind.WORKLOAD, False),
-    ("precision", precision_supported, catalogue.PRECISION, CheckKind.WORKLOAD, False),
-    ("fabric", multi_node_fabric, catalogue.FABRIC, CheckKind.WORKLOAD, False),
+PITFALL, DIMENSION, WORKLOAD = CheckKind.PITFALL, CheckKind.DIMENSION, CheckKind.WORKLOAD
+REGISTRY.add("P1", legacy_pcie_platform, catalogue.P1, kind=PITFALL, cpu_side=True)
+REGISTRY.add("P2", numa_binding, catalogue.P2, kind=PITFALL)
+REGISTRY.add("P3", memory_below_vram, catalogue.P3, kind=PITFALL)
+REGISTRY.add("P4", socket_overload, catalogue.P4, kind=PITFALL)
+REGISTRY.add("P5", training_without_nvlink, catalogue.P5, kind=PITFALL)
+REGISTRY.add("P6", non_ecc_memory, catalogue.P6, kind=PITFALL)
+REGISTRY.add("P7", psu_undersized, catalogue.P7, kind=PITFALL, cpu_sensitive=True)
+REGISTRY.add("P8", low_base_clock, catalogue.P8, kind=PITFALL, cpu_side=True)
+REGISTRY.add("pcie_lanes", pcie_lane_budget, catalogue.PCIE_LANES, kind=DIMENSION, cpu_side=True)
+REGISTRY.add(
+    "cpu_threads", cpu_threads_per_gpu, catalogue.CPU_THREADS, kind=DIMENSION, cpu_side=True
 )
-for _code, _check, _entry, _kind, _cpu_side in _REGISTRATIONS:
-    REGISTRY.add(_code, _check, _entry, kind=_kind, cpu_side=_cpu_side)
+REGISTRY.add("memory", memory_capacity, catalogue.MEMORY, kind=DIMENSION)
+REGISTRY.add("numa", numa_affinity, catalogue.NUMA, kind=DIMENSION)
+REGISTRY.add("capacity", gpu_memory_capacity, catalogue.CAPACITY, kind=WORKLOAD)
+REGISTRY.add("precision", precision_supported, catalogue.PRECISION, kind=WORKLOAD)
+REGISTRY.add("fabric", multi_node_fabric, catalogue.FABRIC, kind=WORKLOAD)

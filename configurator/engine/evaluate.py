@@ -6,7 +6,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from configurator.engine import checks, drive_check, shape_check
 from configurator.engine.balance import Balance, build_balance
 from configurator.engine.build import Build, Workload
 from configurator.engine.findings import Finding
@@ -14,9 +13,8 @@ from configurator.engine.performance import CURRENCY, monthly_losses
 from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
 
-# Every module that registers checks; importing them fills the registry before it is read.
-CHECK_MODULES = (checks, shape_check, drive_check)
-# The codes in the order the checks run and are shown.
+# The codes in the order the checks run and are shown (the registry imports every module that
+# registers checks on its first read, `registry.CHECK_MODULES`).
 CHECK_CODES: tuple[str, ...] = REGISTRY.codes()
 
 

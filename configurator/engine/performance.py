@@ -44,7 +44,7 @@ that buys nothing, price · (1 − 1/factor).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
@@ -59,6 +59,7 @@ from configurator.engine.messages import (
     counted_sequences,
     ngettext,
 )
+from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import (
     LORA_RANK,
@@ -148,22 +149,33 @@ class Loss:
 
 
 BALANCED_UTILISATION = 0.886  # a node on the matching baseline [guide §1]
-LOSSES: Mapping[str, Loss] = MappingProxyType(
-    {
-        "P1": Loss(
-            BALANCED_UTILISATION / 0.61,
-            "8-GPU utilisation 61 % instead of 88.6 %",
-            "domain.md §4 P1, §1 [guide]",
-        ),
-        "P5": Loss(2.16, "70B training time +116 %", "domain.md §4 P5 [guide]"),
-        "P8": Loss(1.54, "small-batch inference latency +54 %", "domain.md §4 P8 [guide]"),
-        "balance": Loss(
-            BALANCED_UTILISATION / 0.637,
-            "GPU utilisation 63.7 % instead of 88.6 %",
-            "domain.md §1 [guide]",
-        ),
-    }
+# An unbalanced node's loss; each check's own measured loss is registry data (its catalogue
+# entry's `loss`, engine/catalogue.py), read through `LOSSES`.
+BALANCE_LOSS = Loss(
+    BALANCED_UTILISATION / 0.637,
+    "GPU utilisation 63.7 % instead of 88.6 %",
+    "domain.md §1 [guide]",
 )
+
+
+class RegisteredLosses(Mapping[str, Loss]):
+    """Every measured loss by code: the registered checks' and, under "balance", the
+    unbalanced node's. A view of the registry, so a check's loss is stated once."""
+
+    def _losses(self) -> dict[str, Loss]:
+        return {**REGISTRY.losses(), "balance": BALANCE_LOSS}
+
+    def __getitem__(self, code: str) -> Loss:
+        return self._losses()[code]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._losses())
+
+    def __len__(self) -> int:
+        return len(self._losses())
+
+
+LOSSES: Mapping[str, Loss] = RegisteredLosses()
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,12 +263,13 @@ def mfu(build: Node, rules: RuleParams) -> float:
 
 def loss_factor(codes: tuple[str, ...], balanced: bool) -> float:
     """Return the product of the measured losses of the failed checks that have one."""
+    losses = REGISTRY.losses()
     factor = 1.0
     for code in codes:
-        if code in LOSSES:
-            factor *= LOSSES[code].factor
+        if code in losses:
+            factor *= losses[code].factor
     if not balanced:
-        factor *= LOSSES["balance"].factor
+        factor *= BALANCE_LOSS.factor
     return factor
 
 
@@ -264,9 +277,10 @@ def monthly_losses(
     codes: tuple[str, ...], balanced: bool, monthly_price: float
 ) -> dict[str, float]:
     """Return what each failed check with a measured loss costs per month, by code."""
-    losses = {code: LOSSES[code].monthly(monthly_price) for code in codes if code in LOSSES}
+    measured = REGISTRY.losses()
+    losses = {code: measured[code].monthly(monthly_price) for code in codes if code in measured}
     if not balanced:
-        losses["balance"] = LOSSES["balance"].monthly(monthly_price)
+        losses["balance"] = BALANCE_LOSS.monthly(monthly_price)
     return losses
 
 

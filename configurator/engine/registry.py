@@ -1,30 +1,44 @@
 """The one registry of checks: each check is registered once, with everything said about it.
 
 A registration names the check's stable code (api.md), its function, its catalogue entry
-(English and Chinese title, the measured loss, the source of the rule), its kind (pitfall,
-baseline dimension, a check of the workload, or of what the platform holds) and whether it
-reads only the CPU side of a build. The list of codes, the catalogue, the order checks run
-in and the recommender's CPU-side prefilter are all derived from here, so a new check cannot
-be half-added; a second registration of a code is refused, as django-rules' `add_rule`
-refuses one.
+(English and Chinese title, the measured impact and, where the guide measured it as a factor
+on the time a job takes, its `loss`; the source of the rule), its kind (pitfall, baseline
+dimension, a check of the workload, or of what the platform holds), whether it reads only the CPU side of a build
+(`cpu_side`: the recommender's prefilter) and whether another CPU on the same platform may
+change its outcome (`cpu_sensitive`: the recommender then tries the other CPUs). The list of
+codes, the catalogue, the losses, the order checks run in and the recommender's CPU-side
+prefilter are all derived from here, so a new check cannot be half-added; a second
+registration of a code is refused, as django-rules' `add_rule` refuses one.
 
-Checks run in registration order. The module that registers checks must be imported before
-the registry is read; `configurator.engine.evaluate` imports every such module.
+The registry is complete whatever was imported first: the modules that register checks are
+listed here (`CHECK_MODULES`), the first read imports them all, and checks run in the order of
+that list, then of registration within a module. A check whose module is not listed is
+refused, so a new check module cannot be forgotten in the list.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import importlib
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from configurator.engine.build import Build, Workload
     from configurator.engine.findings import Finding
+    from configurator.engine.performance import Loss
     from configurator.engine.rules import RuleParams
 
     Check = Callable[[Build, Workload | None, RuleParams], Finding]
+
+# Every module that registers checks, in the order their checks run and are shown.
+CHECK_MODULES: tuple[str, ...] = (
+    "configurator.engine.checks",
+    "configurator.engine.shape_check",
+    "configurator.engine.drive_check",
+)
 
 
 class CheckKind(StrEnum):
@@ -42,6 +56,7 @@ class CatalogueEntry:
     title_zh: str
     impact: str
     source: str  # where the rule and its measured loss come from
+    loss: Loss | None = None  # the measured loss as a factor on a job's time, where known
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,17 +66,34 @@ class RegisteredCheck:
     entry: CatalogueEntry
     kind: CheckKind
     cpu_side: bool  # its verdict depends on the CPU, board and PCIe side alone
+    cpu_sensitive: bool = False  # another CPU of the same platform may change its outcome
 
 
 class DuplicateCheck(ValueError):
     """A code registered twice."""
 
 
-class CheckRegistry:
-    """Checks by code, in the order they were registered."""
+class UnlistedCheckModule(ValueError):
+    """A check registered from a module the registry does not import itself."""
 
-    def __init__(self) -> None:
-        self._checks: dict[str, RegisteredCheck] = {}
+
+class RegistryReadTooEarly(RuntimeError):
+    """The registry was read while its check modules were still being imported."""
+
+
+class CheckRegistry:
+    """Checks by code: in the order of `modules`, then of registration within a module.
+
+    With `modules`, the first read imports every one of them, so what the registry holds does
+    not depend on what the caller imported before; without, it holds what was added.
+    """
+
+    def __init__(self, modules: tuple[str, ...] = ()) -> None:
+        self._modules = modules
+        self._added: dict[str, RegisteredCheck] = {}
+        self._checks: dict[str, RegisteredCheck] | None = None  # in run order; None: not read
+        self._losses: Mapping[str, Loss] | None = None  # derived from _checks, kept with it
+        self._loading = False
 
     def add(
         self,
@@ -71,49 +103,105 @@ class CheckRegistry:
         *,
         kind: CheckKind,
         cpu_side: bool = False,
+        cpu_sensitive: bool = False,
     ) -> Check:
         """Register `check` under `code`; refuse a code already registered."""
-        if code in self._checks:
+        if code in self._added:
             raise DuplicateCheck(f"check code {code!r} is already registered")
-        self._checks[code] = RegisteredCheck(code, check, entry, CheckKind(kind), cpu_side)
+        module = getattr(check, "__module__", None)
+        if self._modules and module not in self._modules:
+            raise UnlistedCheckModule(
+                f"check {code!r} comes from {module!r}: list its module in "
+                "configurator.engine.registry.CHECK_MODULES"
+            )
+        self._added[code] = RegisteredCheck(
+            code, check, entry, CheckKind(kind), cpu_side, cpu_sensitive
+        )
+        self._checks = self._losses = None
         return check
 
     def register(
-        self, code: str, entry: CatalogueEntry, *, kind: CheckKind, cpu_side: bool = False
+        self,
+        code: str,
+        entry: CatalogueEntry,
+        *,
+        kind: CheckKind,
+        cpu_side: bool = False,
+        cpu_sensitive: bool = False,
     ) -> Callable[[Check], Check]:
         """Return a decorator that registers the decorated check function under `code`."""
 
         def decorate(check: Check) -> Check:
-            return self.add(code, check, entry, kind=kind, cpu_side=cpu_side)
+            return self.add(
+                code, check, entry, kind=kind, cpu_side=cpu_side, cpu_sensitive=cpu_sensitive
+            )
 
         return decorate
 
+    def _read(self) -> dict[str, RegisteredCheck]:
+        """Return every check in run order, importing the check modules on the first read."""
+        checks = self._checks
+        if checks is None:
+            checks = self._checks = self._complete()
+        return checks
+
+    def _complete(self) -> dict[str, RegisteredCheck]:
+        if self._loading:
+            raise RegistryReadTooEarly(
+                "the check registry was read while its check modules were being imported"
+            )
+        self._loading = True
+        try:
+            for module in self._modules:
+                importlib.import_module(module)
+        finally:
+            self._loading = False
+        rank = {module: index for index, module in enumerate(self._modules)}
+        order = sorted(
+            enumerate(self._added.values()),
+            key=lambda pair: (rank.get(pair[1].check.__module__, 0), pair[0]),
+        )
+        return {item.code: item for _, item in order}
+
     def __iter__(self) -> Iterator[RegisteredCheck]:
-        return iter(tuple(self._checks.values()))
+        return iter(tuple(self._read().values()))
 
     def __contains__(self, code: object) -> bool:
-        return code in self._checks
+        return code in self._read()
 
     def get(self, code: str) -> RegisteredCheck:
         """Return the registration of a code (KeyError when none)."""
-        return self._checks[code]
+        return self._read()[code]
 
     def entry(self, code: str) -> CatalogueEntry:
-        return self._checks[code].entry
+        return self._read()[code].entry
 
     def codes(self) -> tuple[str, ...]:
-        return tuple(self._checks)
+        return tuple(self._read())
 
     def checks(self) -> tuple[Check, ...]:
-        return tuple(item.check for item in self._checks.values())
+        return tuple(item.check for item in self._read().values())
 
     def codes_of(self, kind: CheckKind) -> tuple[str, ...]:
-        return tuple(code for code, item in self._checks.items() if item.kind is kind)
+        return tuple(code for code, item in self._read().items() if item.kind is kind)
 
     def cpu_side_checks(self) -> tuple[Check, ...]:
         """Return the checks whose verdict the CPU side alone decides (the search's prefilter)."""
-        return tuple(item.check for item in self._checks.values() if item.cpu_side)
+        return tuple(item.check for item in self._read().values() if item.cpu_side)
+
+    def cpu_sensitive_codes(self) -> frozenset[str]:
+        """Return the codes of the checks whose outcome another CPU of the platform may change."""
+        return frozenset(code for code, item in self._read().items() if item.cpu_sensitive)
+
+    def losses(self) -> Mapping[str, Loss]:
+        """Return each check's measured loss, by code, for the checks that have one."""
+        losses = self._losses
+        if losses is None:
+            checks = self._read()
+            measured = {code: item.entry.loss for code, item in checks.items() if item.entry.loss}
+            losses = self._losses = MappingProxyType(measured)
+        return losses
 
 
-REGISTRY = CheckRegistry()
+REGISTRY = CheckRegistry(CHECK_MODULES)
 register = REGISTRY.register

@@ -8,7 +8,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, QuerySet
 
 from catalog import models as catalog
-from catalog.kinds import KINDS_BY_KEY
+from catalog.kinds import KINDS_BY_LINE
 from configurator import selectors as configurator_selectors
 from configurator.engine.pcie import even_split
 from configurator.engine.recommend.parts import cheapest_psus
@@ -20,14 +20,6 @@ from configurator.schemas import BuildIn
 CENT = Decimal("0.01")
 # `Q-2026-000123` as `services._next_number` writes it (more digits past a million a year).
 QUOTE_NUMBER = re.compile(r"Q-[0-9]{4}-[0-9]{6,9}", re.ASCII)
-KIND_OF_LINE = {  # BOM line kind -> catalog kind key
-    "platform": "platforms",
-    "cpu": "cpus",
-    "gpu": "gpus",
-    "memory": "memory",
-    "psu": "psus",
-    "nic": "nics",
-}
 
 
 def leads_inbox(*, status: str | None = None) -> QuerySet[Lead]:
@@ -44,10 +36,11 @@ def lead_counts() -> dict[str, int]:
     return counts
 
 
-def _specs(kind_key: str, row) -> dict[str, object]:
-    """Return a catalog row's specs as JSON values (Decimals as strings, exact)."""
+def _specs(kind: str, row) -> dict[str, object]:
+    """Return the specs of a catalog row on a BOM line of `kind` as JSON values (Decimals as
+    strings, exact)."""
     specs: dict[str, object] = {}
-    for name in KINDS_BY_KEY[kind_key].specs:
+    for name in KINDS_BY_LINE[kind].specs:
         value = getattr(row, name)
         specs[name] = str(value) if isinstance(value, Decimal) else value
     return specs
@@ -64,18 +57,19 @@ def _line(kind: str, row, qty: int) -> dict[str, object]:
         "unit_price": str(unit),
         "monthly_price": str((unit * qty).quantize(CENT)),
         "source_url": row.source_url,
-        "specs": _specs(KIND_OF_LINE[kind], row),
+        "specs": _specs(kind, row),
     }
 
 
 def _row(kind: str, ref: str, errors: InputErrors, path: str):
     """Return the catalog row a slug or name names, or record an error at `path`."""
     everything = configurator_selectors.snapshots()[0].everything
-    item = everything.find(KIND_OF_LINE[kind], ref)
+    catalog_kind = KINDS_BY_LINE[kind]
+    item = everything.find(catalog_kind.key, ref)
     if item is None:
         errors.add(path, f"Unknown {kind} {ref!r}: use a catalog slug or name.")
         return None
-    return KINDS_BY_KEY[KIND_OF_LINE[kind]].model.objects.get(slug=item.slug)
+    return catalog_kind.model.objects.get(slug=item.slug)
 
 
 def _given_line(build: BuildIn, kind: str, errors: InputErrors) -> tuple[object, int] | None:

@@ -18,6 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from catalog.kinds import KINDS
 from configurator import selectors
 from configurator.selectors import CatalogSnapshot
 from configurator.web.configuration import (
@@ -37,14 +38,7 @@ STATUS_LABELS = {
     "fail": _("fail"),
     "na": _("not applicable"),
 }
-KIND_LABELS = {
-    "platform": _("Platform"),
-    "cpu": _("CPU"),
-    "gpu": _("GPU"),
-    "memory": _("Memory"),
-    "psu": _("Power supplies"),
-    "nic": _("Network cards"),
-}
+KIND_LABELS = {kind.line: kind.line_label for kind in KINDS}  # a bill line's kind, in words
 FIELD_LABELS = {
     "platform": _("Platform"),
     "cpu": _("CPU"),

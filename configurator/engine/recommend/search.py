@@ -68,11 +68,10 @@ from configurator.engine.shapes import (
 )
 from configurator.engine.sizing import gpus_needed, size_workload, usable_gb
 
-# Failed checks whose outcome another CPU of the same platform may change: the power need
-# counts the CPUs' TDP against a platform's published figure. The balance score (threads and
-# lanes per GPU) likewise. Every other check a complete build can fail is decided by the GPU,
-# the platform and the layout, so after such a rejection no other CPU is tried there.
-CPU_SENSITIVE = frozenset({"P7"})
+# Failed checks whose outcome another CPU of the same platform may change (registered as
+# `cpu_sensitive`, engine/checks.py), and the balance score (threads and lanes per GPU)
+# likewise; after any other rejection no other CPU is tried on that platform.
+CPU_SENSITIVE: frozenset[str] = REGISTRY.cpu_sensitive_codes()
 
 
 @dataclass
