@@ -3,9 +3,10 @@
 A registration names the check's stable code (api.md), its function, its catalogue entry
 (English and Chinese title, the measured impact and, where the guide measured it as a factor
 on the time a job takes, its `loss`; the source of the rule), its kind (pitfall, baseline
-dimension, a check of the workload, or of what the platform holds), whether it reads only the CPU side of a build
-(`cpu_side`: the recommender's prefilter) and whether another CPU on the same platform may
-change its outcome (`cpu_sensitive`: the recommender then tries the other CPUs). The list of
+dimension, a check of the workload, or of what the platform holds), whether it reads only
+the CPU side of a build (`cpu_side`: the recommender's prefilter) and whether another CPU on
+the same platform may change its outcome (`cpu_sensitive`: the recommender then tries the
+other CPUs). The list of
 codes, the catalogue, the losses, the order checks run in and the recommender's CPU-side
 prefilter are all derived from here, so a new check cannot be half-added; a second
 registration of a code is refused, as django-rules' `add_rule` refuses one.
