@@ -6,10 +6,10 @@ on the time a job takes, its `loss`; the source of the rule), its kind (pitfall,
 dimension, a check of the workload, or of what the platform holds), whether it reads only
 the CPU side of a build (`cpu_side`: the recommender's prefilter) and whether another CPU on
 the same platform may change its outcome (`cpu_sensitive`: the recommender then tries the
-other CPUs). The list of
-codes, the catalogue, the losses, the order checks run in and the recommender's CPU-side
-prefilter are all derived from here, so a new check cannot be half-added; a second
-registration of a code is refused, as django-rules' `add_rule` refuses one.
+other CPUs). The list of codes, the catalogue, the losses, the order checks run in and the
+recommender's CPU-side prefilter are all derived from here, so a new check cannot be
+half-added; a second registration of a code is refused, as django-rules' `add_rule` refuses
+one.
 
 The registry is complete whatever was imported first: the modules that register checks are
 listed here (`CHECK_MODULES`), the first read imports them all, and checks run in the order of
