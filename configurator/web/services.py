@@ -25,7 +25,7 @@ from configurator.inputs import InputErrors, build_from_input, workload_from_inp
 from configurator.schemas import BuildIn, EvaluateIn, RecommendIn, WorkloadIn
 from configurator.translation import localize
 from configurator.web.configuration import Configuration, WorkloadChoice
-from configurator.web.fixes import Fix, fix_for
+from configurator.web.fixes import Fix, Judge, fix_for, fixes_for
 from configurator.web.models import Lead, LeadBuild
 from configurator.web.options import complete
 from configurator.web.pricing import Bill, bill_of_materials
@@ -89,8 +89,25 @@ def configuration_fix(
     code: str,
     snapshot: Snapshot | None = None,
 ) -> Fix | None:
-    """Return the cheapest one-component change of the build that clears check `code`."""
-    catalog, rules = snapshot or selectors.snapshots()
+    """Return the build change that clears check `code` (`web/fixes.py`), or None."""
+    snapshot = snapshot or selectors.snapshots()
+    catalog = snapshot[0]
+    return fix_for(code, config, catalog.everything, _judge(workload, snapshot), catalog.offered)
+
+
+def configuration_fixes(
+    *, config: Configuration, workload: WorkloadChoice | None, snapshot: Snapshot | None = None
+) -> dict[str, Fix]:
+    """Return, by code, the change that clears each failing or warning check that has one:
+    the page shows each with its text, and `configuration_fix` makes the same one."""
+    snapshot = snapshot or selectors.snapshots()
+    catalog = snapshot[0]
+    return fixes_for(config, catalog.everything, _judge(workload, snapshot), catalog.offered)
+
+
+def _judge(workload: WorkloadChoice | None, snapshot: Snapshot) -> Judge:
+    """Return how a fix judges a configuration: the engine, with the page's rules."""
+    catalog, rules = snapshot
     params = rules.current[rules.default].params
     engine_workload = (
         workload_from_input(WorkloadIn(**workload.workload_input())) if workload else None
@@ -103,7 +120,7 @@ def configuration_fix(
             return None
         return evaluate(build, params, engine_workload)
 
-    return fix_for(code, config, catalog.everything, judge)
+    return judge
 
 
 # Recipe builds by (code, catalog snapshot, rules snapshot); each entry keeps its snapshots, so
