@@ -508,21 +508,10 @@ def _psu_fix(build: Build, power: PowerBudget, rules: RuleParams) -> tuple[Messa
                 gpu_count=gpus, gpus_per_socket=fewer.gpus_per_socket,
                 nodes=math.ceil(build.gpu_count * build.nodes / gpus), **psus,
             )  # fmt: skip
-            if psus:
-                fix = _(
-                    "the platform's PSU bays hold at most %(bays_w)s W in all, under the "
-                    "%(required)s W needed: %(gpus)s GPUs per node over %(nodes)s nodes on PSUs "
-                    "giving ≥ %(psu)s W usable, or a platform with more power",
-                    bays_w=bays_w, required=power.required_w, gpus=change["gpu_count"],
-                    nodes=change["nodes"], psu=change["psu_watts"],
-                )  # fmt: skip
-                return fix, change
             fix = _(
                 "the platform's PSU bays hold at most %(bays_w)s W in all, under the "
-                "%(required)s W needed: %(gpus)s GPUs per node over %(nodes)s nodes, or a "
-                "platform with more power",
-                bays_w=bays_w, required=power.required_w, gpus=change["gpu_count"],
-                nodes=change["nodes"],
+                "%(required)s W needed: %(change)s; or a platform with more power",
+                bays_w=bays_w, required=power.required_w, change=change.message(),
             )  # fmt: skip
             return fix, change
     fix = _(
@@ -878,15 +867,17 @@ def _nic_share(need: NicRequirement) -> Message:
 def _fabric_fix(
     build: Build, need: NicRequirement, rules: RuleParams
 ) -> tuple[Message, Change | None]:
-    """Propose the NICs the nodes need, where the lanes take them; the change is their count
-    (their speed is the NIC model's, which the catalog names)."""
+    """Propose the NICs the nodes need, on a PCIe-switch board where the CPUs' lanes cannot
+    take them; the change is their count (their speed is the NIC model's and the board a
+    platform's, which the catalog names)."""
     nics = need.nics_for(build.gpu_count)
+    change = Change.of(nics=nics) if build.nics < nics else None
     fix = _(
         "fit %(nics)s × ≥ %(speed)s Gb/s NICs per node (%(share)s), rail-optimised",
         nics=nics, speed=need.speed_gbps_min, share=_nic_share(need),
     )  # fmt: skip
     if _nic_lanes_fit(build, nics, rules):
-        return fix, Change.of(nics=nics) if build.nics < nics else None
+        return fix, change
     lanes = lane_budget(replace(build, nics=nics), rules)
     fix = _(
         "%(fix)s, on a PCIe-switch board that puts each NIC beside its GPUs: direct to the "
@@ -899,7 +890,7 @@ def _fabric_fix(
             "%(fix)s; or %(gpus)s GPUs per node with %(nics)s NICs",
             fix=fix, gpus=fewer, nics=need.nics_for(fewer),
         )  # fmt: skip
-    return fix, None
+    return fix, change
 
 
 def multi_node_fabric(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from configurator.engine import catalogue
 from configurator.engine.build import Build, FormFactor, Workload
-from configurator.engine.changes import Change
+from configurator.engine.changes import Change, field_message
 from configurator.engine.findings import Finding, not_applicable, num, passed, warned
 from configurator.engine.messages import (
     Message,
@@ -79,8 +79,13 @@ def _inference_fix(
             gpu=build.gpu.name,
         )
         return fix, None
-    fix = _("serve it with %(deployment)s", deployment=_deployment_text(plan, build.gpu.name))
-    return fix, _node_change(build, plan.per_node, plan.nodes)
+    change = _node_change(build, plan.per_node, plan.nodes)
+    fix = _(
+        "serve it with %(deployment)s; %(split)s",
+        deployment=_deployment_text(plan, build.gpu.name),
+        split=field_message("gpus_per_socket", change["gpus_per_socket"]),
+    )
+    return fix, change
 
 
 def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -100,7 +105,7 @@ def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams)
             gpus=gpus, sizes=_listed(HGX_BOARD_SIZES),
         )  # fmt: skip
         change = _node_change(build, board)
-        fix = _("fill a whole board: %(board)s GPUs per node", board=change["gpu_count"])
+        fix = _("fill a whole board: %(change)s", change=change.message())
         return warned("shape", detail, fix, numbers, change)
     if per_node not in sizes:
         if switch:
@@ -122,12 +127,9 @@ def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams)
             lower = max(size for size in sizes if size < per_node)
             upper = [size for size in sizes if size > per_node]
             change = _node_change(build, upper[0] if upper else lower)
-            fix = _("%(lower)s GPUs per node", lower=change["gpu_count"])
+            fix = change.message()
             if upper:
-                fix = _(
-                    "%(upper)s or %(lower)s GPUs per node",
-                    upper=change["gpu_count"], lower=lower,
-                )  # fmt: skip
+                fix = _("%(change)s (or %(lower)s GPUs per node)", change=fix, lower=lower)
         return warned("shape", detail, fix, numbers, change)
     if workload is None:
         return passed("shape", _("%(gpus)s per node: a deployed node size", gpus=gpus), numbers)

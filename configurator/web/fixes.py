@@ -20,7 +20,7 @@ Either way a `Fix` names every field it changes, with the value it takes, so its
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from configurator.engine.catalog import Catalog
 from configurator.engine.changes import FIELDS, PART_FIELDS, Change, Part, Value
@@ -40,7 +40,14 @@ STEPPED = frozenset({"memory_gb", "psu_watts"})
 CATALOG_KINDS = {"platform": "platforms", "cpu": "cpus", "gpu": "gpus", "nic": "nics"}
 CLEARED = frozenset({Status.PASS, Status.NA})
 
-Judge = Callable[[Configuration], Evaluation | None]  # None: the input itself is invalid
+
+@dataclass(frozen=True)
+class Judge:
+    """How a fix judges a configuration: all its checks, or one (a candidate that does not
+    clear the check it is tried for needs no more). None: the input itself is invalid."""
+
+    evaluate: Callable[[Configuration], Evaluation | None]
+    check: Callable[[Configuration, str], Finding | None]
 
 
 @dataclass(frozen=True)
@@ -119,6 +126,8 @@ class _Search:
     catalog: Catalog
     offered: Catalog
     judge: Judge  # remembered: a candidate is judged once however many fixes try it
+    # Checks that candidates newly failed: tried first, alone, on the next candidate.
+    suspects: list[str] = field(default_factory=list)
 
 
 def fix_for(
@@ -130,7 +139,7 @@ def fix_for(
 ) -> Fix | None:
     """Return the change that clears check `code` (failing or warning), or None."""
     judge = _remembered(judge)
-    current = judge(config)
+    current = judge.evaluate(config)
     if current is None:
         return None
     finding = next((f for f in current.checks if f.code == code), None)
@@ -145,7 +154,7 @@ def fixes_for(
 ) -> dict[str, Fix]:
     """Return the fix of every failing or warning check that has one, by code."""
     judge = _remembered(judge)  # the searches of several checks judge the same candidates
-    current = judge(config)
+    current = judge.evaluate(config)
     if current is None:
         return {}
     failing = frozenset(current.failed_codes)
@@ -180,17 +189,28 @@ def _applied(finding: Finding, search: _Search) -> Fix | None:
     if fits and _clears(finding.code, conformed, search):
         return _made(finding.code, config, conformed, change, catalog)
     # The platform cannot take the change: another platform (with the parts it takes) may.
-    # It takes it but something else fails: one more part or step may clear that too.
+    # It takes it but something else fails: one more part or step may clear that too; and
+    # failing that, another platform with the NIC model (a board with lanes for the NICs the
+    # change adds, and NICs of the speed they need).
     companions = COMPANIONS if fits else ("platform",)
-    others = (
-        (name, candidate)
-        for name, candidate in candidates(wanted, catalog, companions, search.offered)
-        if _holds(change, candidate, wanted) and not _moves_gpus(candidate, wanted)
-    )
-    best = _cheapest(finding.code, others, search, config)
+    best = _cheapest(finding.code, _keeping(change, wanted, companions, search), search, config)
+    if best is None and fits and "nics" in change.fields():
+        platforms = [c for _, c in _keeping(change, wanted, ("platform",), search)]
+        pairs = (pair for p in platforms for pair in _keeping(change, p, ("nic",), search))
+        best = _cheapest(finding.code, pairs, search, config)
     if best is None:
         return None
     return _made(finding.code, config, best[1], change, catalog)
+
+
+def _keeping(
+    change: Change, wanted: Configuration, fields: Iterable[str], search: _Search
+) -> Iterator[tuple[str, Configuration]]:
+    """Yield the candidates one change of `fields` from `wanted` that keep the change and
+    the GPUs as they are."""
+    for name, candidate in candidates(wanted, search.catalog, fields, search.offered):
+        if _holds(change, candidate, wanted) and not _moves_gpus(candidate, wanted):
+            yield name, candidate
 
 
 def _picked(code: str, fields: tuple[str, ...], search: _Search) -> Fix | None:
@@ -217,26 +237,49 @@ def _cheapest(
     config: Configuration,
 ) -> tuple[str, Configuration] | None:
     """Return the (field, candidate) that clears `code` and ranks first: the GPUs kept, then
-    the cheapest, then the fewest failures and warnings left, then the best balanced.
+    the cheapest, then the fewest fields changed, then the fewest failures and warnings left,
+    then the best balanced.
 
-    Candidates are judged cheapest first and only until one clears (and those priced the
-    same), since nothing dearer can rank before it; a page shows every check's fix, so this
-    is most of what a fix costs."""
-    priced = sorted(
+    Candidates are priced and judged in that order and only until one clears (and those
+    alike to it up to the fields changed), since nothing after can rank before it; those
+    that change the GPUs only when none that keeps them clears. A page shows every check's
+    fix, so this is most of what a fix costs."""
+    tried = list(tried)
+    for moves in (False, True):
+        group = [(name, c) for name, c in tried if _moves_gpus(c, config) is moves]
+        found = _cheapest_of(code, group, search, config)
+        if found is not None:
+            return found
+    return None
+
+
+def _cheapest_of(
+    code: str,
+    group: list[tuple[str, Configuration]],
+    search: _Search,
+    config: Configuration,
+) -> tuple[str, Configuration] | None:
+    ranked = sorted(
         (
-            (_moves_gpus(candidate, config), _price(candidate, search), index, name, candidate)
-            for index, (name, candidate) in enumerate(tried)
+            (
+                _price(candidate, search),
+                sum(getattr(candidate, f) != getattr(config, f) for f in FIELDS),
+                index,
+                name,
+                candidate,
+            )
+            for index, (name, candidate) in enumerate(group)
         ),
         key=lambda item: item[:3],
     )
     best: tuple | None = None
-    for moves, price, _index, name, candidate in priced:
-        if best is not None and (moves, price) != best[0][:2]:
+    for price, changed, _index, name, candidate in ranked:
+        if best is not None and (price, changed) != best[0][:2]:
             break
         if not _clears(code, candidate, search):
             continue
-        evaluation = search.judge(candidate)
-        key = (moves, price, len(evaluation.failures), len(evaluation.warnings))
+        evaluation = search.judge.evaluate(candidate)
+        key = (price, changed, len(evaluation.failures), len(evaluation.warnings))
         key += (-evaluation.balance.overall,)
         if best is None or key < best[0]:
             best = (key, name, candidate)
@@ -250,11 +293,16 @@ def _price(candidate: Configuration, search: _Search) -> float:
 def _clears(code: str, candidate: Configuration, search: _Search) -> bool:
     """Return whether the check passes on the candidate (or no longer applies) and nothing
     fails that did not fail before."""
-    evaluation = search.judge(candidate)
-    if evaluation is None:
+    finding = search.judge.check(candidate, code)
+    if finding is None or finding.status not in CLEARED:
         return False
-    finding = next(f for f in evaluation.checks if f.code == code)
-    return finding.status in CLEARED and set(evaluation.failed_codes) <= search.failing_before
+    for suspect in search.suspects:  # one check is cheaper than all of them
+        if search.judge.check(candidate, suspect).failed:
+            return False
+    evaluation = search.judge.evaluate(candidate)
+    new = set(evaluation.failed_codes) - search.failing_before
+    search.suspects.extend(sorted(new - set(search.suspects)))
+    return not new
 
 
 def _holds(change: Change, candidate: Configuration, wanted: Configuration) -> bool:
@@ -302,12 +350,21 @@ def _gpu_memory(config: Configuration, catalog: Catalog) -> int:
 
 
 def _remembered(judge: Judge) -> Judge:
-    """Return `judge`, evaluating each configuration once."""
-    seen: dict[Configuration, Evaluation | None] = {}
+    """Return `judge`, judging each configuration (and each of its checks) once."""
+    evaluated: dict[Configuration, Evaluation | None] = {}
+    checked: dict[tuple[Configuration, str], Finding | None] = {}
 
-    def remembered(config: Configuration) -> Evaluation | None:
-        if config not in seen:
-            seen[config] = judge(config)
-        return seen[config]
+    def evaluate(config: Configuration) -> Evaluation | None:
+        if config not in evaluated:
+            evaluated[config] = judge.evaluate(config)
+        return evaluated[config]
 
-    return remembered
+    def check(config: Configuration, code: str) -> Finding | None:
+        if config in evaluated:
+            evaluation = evaluated[config]
+            return evaluation and next(f for f in evaluation.checks if f.code == code)
+        if (config, code) not in checked:
+            checked[(config, code)] = judge.check(config, code)
+        return checked[(config, code)]
+
+    return Judge(evaluate, check)

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cached_property
+from functools import cached_property, lru_cache
 from urllib.parse import urlencode
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from configurator import selectors, services
-from configurator.engine.build import Platform
+from configurator.engine.build import Build, Platform
 from configurator.engine.evaluate import Evaluation, evaluate
+from configurator.engine.findings import Finding
 from configurator.engine.power import power_budget
 from configurator.engine.recommend import Scenario
+from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
 from configurator.inputs import InputErrors, build_from_input, workload_from_input
 from configurator.schemas import BuildIn, EvaluateIn, RecommendIn, WorkloadIn
@@ -113,14 +115,22 @@ def _judge(workload: WorkloadChoice | None, snapshot: Snapshot) -> Judge:
         workload_from_input(WorkloadIn(**workload.workload_input())) if workload else None
     )
 
-    def judge(candidate: Configuration) -> Evaluation | None:
+    @lru_cache(maxsize=256)  # the fix's candidates: a check, then every check, of one build
+    def build_of(candidate: Configuration) -> Build | None:
         try:
-            build = build_from_input(_build_in(candidate), catalog.everything)
+            return build_from_input(_build_in(candidate), catalog.everything)
         except InputErrors:
             return None
-        return evaluate(build, params, engine_workload)
 
-    return judge
+    def judged(candidate: Configuration) -> Evaluation | None:
+        build = build_of(candidate)
+        return None if build is None else evaluate(build, params, engine_workload)
+
+    def checked(candidate: Configuration, code: str) -> Finding | None:
+        build = build_of(candidate)
+        return None if build is None else REGISTRY.get(code).check(build, engine_workload, params)
+
+    return Judge(judged, checked)
 
 
 # Recipe builds by (code, catalog snapshot, rules snapshot); each entry keeps its snapshots, so
