@@ -4,17 +4,18 @@ A finding whose fix is a build change carries it (`engine.changes.Change`): `fix
 that change as it is, conformed to the platform (`options.conform`). Where the platform cannot
 take it (a board without NVLink, no ECC module of that size, PSU sets of other outputs) or it
 leaves another check failing, the cheapest second change of one more component that makes it
-work (another platform with its parts, the CPU, memory, PSUs, the NIC model; never the GPUs)
-becomes the change's `needs`. A finding whose fix is a part only the catalog can pick (a Gen4
-platform, a high-clock CPU, a GPU that runs FP8) names the fields it picks (`picks`): each
-offered value of those fields is judged by the same engine, and the change is the cheapest
-that clears the check, adds no failure the build did not have, never takes GPU memory away and
-keeps the GPUs when any such change does (then the one with the fewest failures and warnings
-left, then the best balanced). A finding with neither offers no fix.
+work (another platform with its parts, the CPU, memory, PSUs, the NIC model; for NICs the
+change adds, a platform and a NIC model together; never the GPUs) becomes the change's
+`needs`. A finding whose fix is a part only the catalog can pick (a Gen4 platform, a
+high-clock CPU, a GPU that runs FP8) names the fields it picks (`picks`): each offered value
+of those fields is judged by the same engine, and the change is the cheapest that clears the
+check, adds no failure the build did not have, never takes GPU memory away and keeps the GPUs
+when any such change does. Ties go to the fewest fields changed, then the fewest failures and
+warnings left, then the best balanced. A finding with neither offers no fix.
 
 Either way a `Fix` names every field it changes, with the value it takes, so its text
 (`Change.message`) is exactly what "Apply fix" does. Plain Python, no Django: the caller passes
-`judge`, which evaluates a configuration, and the catalog of offered parts a fix may put in.
+a `Judge` (the engine, every check or one) and the catalog of offered parts a fix may put in.
 """
 
 from __future__ import annotations
