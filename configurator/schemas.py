@@ -187,6 +187,12 @@ class CheckOut(Schema):
     numbers: dict[str, float | int | str | bool | None]
     detail_message: MessageOut
     fix_message: MessageOut
+    fix_change: dict[str, int | bool | str | list[int]] | None = Field(
+        None,
+        description="The build change the fix describes, as build fields and the values they "
+        'take (`{"gpus_per_socket": [4, 4]}`); null when the fix is not one the check can '
+        "name without the catalog (a part to pick) or there is nothing to fix",
+    )
 
 
 class PitfallOut(Schema):

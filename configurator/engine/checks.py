@@ -23,6 +23,7 @@ from configurator.engine.build import (
     Mode,
     Workload,
 )
+from configurator.engine.changes import Change
 from configurator.engine.fabric import NicRequirement, nic_requirement
 from configurator.engine.findings import Finding, failed, not_applicable, num, passed, warned
 from configurator.engine.memory import (
@@ -94,6 +95,7 @@ def legacy_pcie_platform(build: Build, workload: Workload | None, rules: RulePar
                 gen_min=gen_min, gen_next=gen_min + 1, platforms=MODERN_PLATFORMS,
             ),
             numbers,
+            picks=("platform", "cpu"),
         )  # fmt: skip
     return passed(
         "P1",
@@ -110,6 +112,8 @@ def numa_binding(build: Build, workload: Workload | None, rules: RuleParams) -> 
     cross = build.gpus_cross_numa
     numbers = {"numa_binding": int(build.numa_binding), "gpus_cross_numa": cross}
     problems, fixes = [], []
+    # Binding is a field of the build; which slot a GPU sits in is not (a probe finds it).
+    change = None if build.numa_binding or cross > 0 else Change.of(numa_binding=True)
     if not build.numa_binding:
         problems.append(_("no automatic core/NUMA binding for the GPUs"))
         fixes.append(_("ship the automatic core/NUMA binding script (numactl/taskset per GPU)"))
@@ -119,7 +123,7 @@ def numa_binding(build: Build, workload: Workload | None, rules: RuleParams) -> 
             _("re-seat %(gpus)s in slots wired to the serving socket", gpus=counted_gpus(cross))
         )
     if problems:
-        return failed("P2", join(problems), join(fixes), numbers)
+        return failed("P2", join(problems), join(fixes), numbers, change)
     return passed("P2", _("every GPU bound to the cores and memory of its own socket"), numbers)
 
 
@@ -138,22 +142,26 @@ def _memory_need_text(need: MemoryRequirement, rules: RuleParams) -> Message:
     return _("%(per_gpu)s GB per GPU", per_gpu=rules.memory_per_gpu_gb_min)
 
 
-def _memory_fix(build: Build, required_gb: float) -> Message:
+def _memory_fix(build: Build, required_gb: float) -> tuple[Message, Change | None]:
+    """Propose the smallest valid DIMM population that holds the need, and that change."""
     channels = build.cpu.memory_channels * build.cpu_count
     population = memory_population(required_gb, channels, build.cpu.ddr_gen)
     if population is None:
-        return _(
+        fix = _(
             "%(required)s GB is more than %(channels)s channels hold at %(per_channel)s DIMMs "
             "each: put fewer GPUs in each node",
             required=num(required_gb), channels=channels, per_channel=max(DIMMS_PER_CHANNEL),
         )  # fmt: skip
-    return _(
+        return fix, None
+    change = Change.of(memory_gb=population.total_gb)
+    fix = _(
         "fit %(total)s GB (+%(more)s GB): %(population)s, %(per_channel)s per channel on "
         "%(sockets)s × %(socket_channels)s channels",
-        total=population.total_gb, more=population.total_gb - build.memory_gb,
+        total=change["memory_gb"], more=change["memory_gb"] - build.memory_gb,
         population=population.describe(), per_channel=population.dimms // channels,
         sockets=build.cpu_count, socket_channels=build.cpu.memory_channels,
     )  # fmt: skip
+    return fix, change
 
 
 def _memory_numbers(build: Build, need: MemoryRequirement) -> dict[str, float | int]:
@@ -177,7 +185,8 @@ def memory_below_vram(build: Build, workload: Workload | None, rules: RuleParams
         rule=_memory_need_text(need, rules), memory=build.memory_gb,
     )  # fmt: skip
     if build.memory_gb < need.required_gb:
-        return failed("P3", detail, _memory_fix(build, need.required_gb), numbers)
+        fix, change = _memory_fix(build, need.required_gb)
+        return failed("P3", detail, fix, numbers, change)
     return passed("P3", detail, numbers)
 
 
@@ -197,7 +206,8 @@ def memory_capacity(build: Build, workload: Workload | None, rules: RuleParams) 
             "%(detail)s: short by %(short)s GB",
             detail=detail, short=num(need.required_gb - build.memory_gb),
         )  # fmt: skip
-        return failed("memory", short, _memory_fix(build, need.required_gb), numbers)
+        fix, change = _memory_fix(build, need.required_gb)
+        return failed("memory", short, fix, numbers, change)
     return passed(
         "memory",
         _("%(detail)s: %(headroom)s headroom", detail=detail, headroom=f"{headroom:+.0%}"),
@@ -208,24 +218,36 @@ def memory_capacity(build: Build, workload: Workload | None, rules: RuleParams) 
 # P4 and the NUMA dimension ------------------------------------------------------------------
 
 
-def _split_fix(build: Build, rules: RuleParams) -> str:
+def _split_fix(build: Build, rules: RuleParams, sockets_min: int = 1) -> tuple[Message, Change]:
+    """Propose the even split over every socket the CPU takes (at least `sockets_min`), over
+    more nodes when one node cannot hold the GPUs within the per-socket maximum; and that
+    change."""
     per_socket = rules.gpus_per_socket_max
-    sockets = max(build.cpu.max_sockets, build.cpu_count)
+    sockets = max(build.cpu.max_sockets, build.cpu_count, sockets_min)
     per_node = per_socket * sockets
+    more_sockets = {"cpu_count": sockets} if build.cpu_count < sockets else {}
     if build.gpu_count > per_node:
-        nodes = math.ceil(build.gpu_count / per_node)
-        return _(
+        spread = math.ceil(build.gpu_count / per_node)
+        gpus = math.ceil(build.gpu_count / spread)
+        change = Change.of(
+            **more_sockets, gpu_count=gpus, gpus_per_socket=even_split(gpus, sockets),
+            nodes=build.nodes * spread,
+        )  # fmt: skip
+        fix = _(
             "at most %(per_node)s GPUs per node (%(sockets)s sockets × %(per_socket)s): "
-            "spread the GPUs over %(nodes)s nodes",
-            per_node=per_node, sockets=sockets, per_socket=per_socket, nodes=nodes,
+            "%(change)s",
+            per_node=per_node, sockets=sockets, per_socket=per_socket, change=change.message(),
         )  # fmt: skip
-    split = split_label(even_split(build.gpu_count, sockets))
+        return fix, change
+    change = Change.of(**more_sockets, gpus_per_socket=even_split(build.gpu_count, sockets))
+    split = split_label(change["gpus_per_socket"])
     if build.cpu_count < sockets:
-        return _(
+        fix = _(
             "use a %(sockets)s-socket platform and split the GPUs evenly: %(split)s",
-            sockets=sockets, split=split,
+            sockets=change["cpu_count"], split=split,
         )  # fmt: skip
-    return _("split the GPUs evenly over the sockets: %(split)s", split=split)
+        return fix, change
+    return _("split the GPUs evenly over the sockets: %(split)s", split=split), change
 
 
 def _overloaded_sockets(loads: tuple[int, ...], limit: int) -> str:
@@ -249,11 +271,13 @@ def socket_overload(build: Build, workload: Workload | None, rules: RuleParams) 
     numbers = {"gpus_per_socket_max": limit, "busiest_socket": max(loads)}
     overloaded = _overloaded_sockets(loads, limit)
     if overloaded:
+        fix, change = _split_fix(build, rules)
         return failed(
             "P4",
             _("%(overloaded)s; at most %(limit)s per socket", overloaded=overloaded, limit=limit),
-            _split_fix(build, rules),
+            fix,
             numbers,
+            change,
         )
     return passed(
         "P4",
@@ -285,6 +309,7 @@ def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) ->
         "gpus_cross_numa": build.gpus_cross_numa,
     }
     problems, fixes = [], []
+    changes: list[Change | None] = []  # one per fix: the build change it describes, if any
     if build.cpu_count < rules.sockets_min:
         problems.append(
             ngettext(
@@ -295,27 +320,34 @@ def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) ->
                 build.cpu_count, sockets_min=rules.sockets_min,
             )
         )  # fmt: skip
-        fixes.append(_("use a %(sockets)s-socket platform", sockets=rules.sockets_min))
+        fix, change = _split_fix(build, rules, sockets_min=rules.sockets_min)
+        fixes.append(fix)
+        changes.append(change)
     overloaded = _overloaded_sockets(loads, limit)
     if overloaded:
         problems.append(
             _("%(overloaded)s, above %(limit)s per socket", overloaded=overloaded, limit=limit)
         )
         if build.cpu_count >= rules.sockets_min:
-            fixes.append(_split_fix(build, rules))
+            fix, change = _split_fix(build, rules)
+            fixes.append(fix)
+            changes.append(change)
     if build.gpus_cross_numa > 0:
         problems.append(
             _("%(gpus)s served across NUMA nodes", gpus=counted_gpus(build.gpus_cross_numa))
         )
         fixes.append(_("re-seat those GPUs in slots wired to the serving socket"))
+        changes.append(None)  # a GPU's slot is not a field of the build
     if problems:
-        return failed("numa", join(problems), join(fixes), numbers)
+        change = changes[0] if len(changes) == 1 else None
+        return failed("numa", join(problems), join(fixes), numbers, change)
     if spread > 1 and build.cpu_count >= rules.sockets_min:
         detail = _(
             "GPUs per socket %(split)s are uneven (within %(limit)s per socket)",
             split=split_label(loads), limit=limit,
         )  # fmt: skip
-        return warned("numa", detail, _split_fix(build, rules), numbers)
+        fix, change = _split_fix(build, rules)
+        return warned("numa", detail, fix, numbers, change)
     detail = _(
         "GPUs per socket %(split)s, at most %(limit)s each, none across NUMA nodes",
         split=split_label(loads), limit=limit,
@@ -378,9 +410,11 @@ def training_without_nvlink(build: Build, workload: Workload | None, rules: Rule
             size=num(size), mode=MODE_WORDS[workload.mode], gpus=_gpus(build),
         )  # fmt: skip
         return passed("P5", detail, numbers)
+    change = None
     if build.gpu.has_nvlink:
         reason = _("NVLink not fitted")
         fix = _("fit NVLink bridges (PCIe cards) or an SXM NVSwitch board")
+        change = Change.of(nvlink=True)
     else:
         reason = _("the %(gpu)s has no NVLink", gpu=build.gpu.name)
         fix = _(
@@ -392,7 +426,7 @@ def training_without_nvlink(build: Build, workload: Workload | None, rules: Rule
         "%(what)s of a %(size)sB model (> %(size_min)sB) on %(gpus)s: %(reason)s",
         what=what, size=num(size), size_min=num(size_min), gpus=_gpus(build), reason=reason,
     )  # fmt: skip
-    return failed("P5", detail, fix, numbers)
+    return failed("P5", detail, fix, numbers, change)
 
 
 # P6 ----------------------------------------------------------------------------------------
@@ -412,7 +446,8 @@ def non_ecc_memory(build: Build, workload: Workload | None, rules: RuleParams) -
         fix = _(
             "replace it with server ECC RDIMMs: %(population)s", population=population.describe()
         )
-    return failed("P6", _("%(memory)s GB of non-ECC memory", memory=build.memory_gb), fix, numbers)
+    detail = _("%(memory)s GB of non-ECC memory", memory=build.memory_gb)
+    return failed("P6", detail, fix, numbers, Change.of(memory_ecc=True))
 
 
 # P7 ----------------------------------------------------------------------------------------
@@ -451,30 +486,39 @@ def _platform_terms(build: Build, power: PowerBudget) -> Message:
     )  # fmt: skip
 
 
-def _psu_fix(build: Build, power: PowerBudget, rules: RuleParams) -> Message:
-    """Propose PSUs that cover the need, or fewer GPUs when the platform's bays cannot."""
-    fix = _(
-        "fit PSUs giving ≥ %(required)s W usable after redundancy "
-        "(+%(more)s W; N+1/N+N spares do not count)",
-        required=power.required_w, more=power.required_w - build.psu_watts,
-    )  # fmt: skip
+def _psu_fix(build: Build, power: PowerBudget, rules: RuleParams) -> tuple[Message, Change | None]:
+    """Propose PSUs that cover the need, or fewer GPUs when the platform's bays cannot; and
+    the change it describes (none for "a platform with more power": the catalog picks it)."""
     bays_w = build.platform_psu_w
     if not bays_w or power.required_w <= bays_w:
-        return fix
+        change = Change.of(psu_watts=power.required_w)
+        fix = _(
+            "fit PSUs giving ≥ %(required)s W usable after redundancy "
+            "(+%(more)s W; N+1/N+N spares do not count)",
+            required=change["psu_watts"], more=change["psu_watts"] - build.psu_watts,
+        )  # fmt: skip
+        return fix, change
     for gpus in (count for count in DEPLOYED_GPU_COUNTS if count < build.gpu_count):
         fewer = replace(build, gpu_count=gpus, gpus_per_socket=even_split(gpus, build.cpu_count))
-        if power_budget(fewer, rules).required_w <= bays_w:
-            nodes = math.ceil(build.gpu_count * build.nodes / gpus)
-            return _(
-                "the platform's PSU bays hold at most %(bays_w)s W in all, under the "
-                "%(required)s W needed: %(gpus)s GPUs per node over %(nodes)s nodes, or a "
-                "platform with more power",
-                bays_w=bays_w, required=power.required_w, gpus=gpus, nodes=nodes,
+        fewer_w = power_budget(fewer, rules).required_w
+        if fewer_w <= bays_w:
+            # The GPUs move to more nodes, none is dropped; PSUs grow only when they must.
+            psus = {"psu_watts": fewer_w} if build.psu_watts < fewer_w else {}
+            change = Change.of(
+                gpu_count=gpus, gpus_per_socket=fewer.gpus_per_socket,
+                nodes=math.ceil(build.gpu_count * build.nodes / gpus), **psus,
             )  # fmt: skip
-    return _(
+            fix = _(
+                "the platform's PSU bays hold at most %(bays_w)s W in all, under the "
+                "%(required)s W needed: %(change)s; or a platform with more power",
+                bays_w=bays_w, required=power.required_w, change=change.message(),
+            )  # fmt: skip
+            return fix, change
+    fix = _(
         "the platform's PSU bays hold at most %(bays_w)s W in all: a platform with more power",
         bays_w=bays_w,
     )
+    return fix, None  # the platform: the catalog picks it
 
 
 def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -504,7 +548,8 @@ def psu_undersized(build: Build, workload: Workload | None, rules: RuleParams) -
         required=power.required_w, sized=sized, psu=build.psu_watts,
     )  # fmt: skip
     if build.psu_watts < power.required_w:
-        return failed("P7", detail, _psu_fix(build, power, rules), numbers)
+        fix, change = _psu_fix(build, power, rules)
+        return failed("P7", detail, fix, numbers, change, picks=("platform",))
     return passed("P7", detail, numbers)
 
 
@@ -557,7 +602,7 @@ def low_base_clock(build: Build, workload: Workload | None, rules: RuleParams) -
             "%(detail)s; small-batch inference needs ≥ %(ghz_min)s GHz",
             detail=detail, ghz_min=num(ghz_min),
         )  # fmt: skip
-        return failed("P8", detail, fix, numbers)
+        return failed("P8", detail, fix, numbers, picks=("cpu", "platform"))
     return passed(
         "P8", _("%(detail)s (≥ %(ghz_min)s GHz)", detail=detail, ghz_min=num(ghz_min)), numbers
     )
@@ -628,7 +673,8 @@ def pcie_lane_budget(build: Build, workload: Workload | None, rules: RuleParams)
         terms=_lane_terms(build, lanes, rules), available=lanes.available, cpus=_cpus(build),
     )  # fmt: skip
     if lanes.needed > lanes.available:
-        return failed("pcie_lanes", detail, _lane_fix(build, lanes, rules), numbers)
+        fix = _lane_fix(build, lanes, rules)
+        return failed("pcie_lanes", detail, fix, numbers, picks=("cpu", "platform"))
     if lanes.needed > 0:
         detail = _(
             "%(detail)s (%(headroom)s headroom)", detail=detail, headroom=f"{lanes.headroom:+.0%}"
@@ -665,7 +711,7 @@ def cpu_threads_per_gpu(build: Build, workload: Workload | None, rules: RulePara
             "%(gpus)s GPUs over %(sockets)s sockets), or fewer GPUs",
             per_socket=math.ceil(low * gpus / sockets), low=num(low), gpus=gpus, sockets=sockets,
         )  # fmt: skip
-        return failed("cpu_threads", detail, fix, numbers)
+        return failed("cpu_threads", detail, fix, numbers, picks=("cpu", "platform"))
     if cores_min > 0 and cores < cores_min:
         per_socket = math.ceil(cores_min * gpus / sockets)
         detail = _(
@@ -675,7 +721,7 @@ def cpu_threads_per_gpu(build: Build, workload: Workload | None, rules: RulePara
         fix = _(
             "a CPU with ≥ %(per_socket)s cores per socket, or fewer GPUs", per_socket=per_socket
         )
-        return failed("cpu_threads", detail, fix, numbers)
+        return failed("cpu_threads", detail, fix, numbers, picks=("cpu", "platform"))
     if threads > high:
         detail = _(
             "%(detail)s; over-provisioned: cost waste (above %(high)s)",
@@ -689,29 +735,35 @@ def cpu_threads_per_gpu(build: Build, workload: Workload | None, rules: RulePara
 
 def _capacity_fix(
     build: Build, workload: Workload, usable: float, numbers: dict, need: NicRequirement
-) -> Message:
-    """Propose the fewest GPUs that hold the workload; with a fabric when nodes must train."""
+) -> tuple[Message, Change | None]:
+    """Propose the fewest GPUs that hold the workload; with a fabric when nodes must train.
+    The change is the nodes, and the NICs they train over (their speed is the NIC model's)."""
     fewest = gpus_needed(workload, usable, max_gpus=MAX_GPUS_SEARCHED)
     if fewest is None:
-        return _(
+        fix = _(
             "use a GPU with more memory: it does not fit %(most)s × %(gpu)s",
             most=MAX_GPUS_SEARCHED, gpu=build.gpu.name,
         )  # fmt: skip
+        return fix, None
     numbers["gpus_fitting"] = fewest
     per_node = max(build.gpu_count, 1)
-    nodes = math.ceil(fewest / per_node)
+    change = Change.of(nodes=math.ceil(fewest / per_node))
     spread = ngettext(
         "spread it over at least %(fewest)s × %(gpu)s (%(n)s node of %(per_node)s)",
         "spread it over at least %(fewest)s × %(gpu)s (%(n)s nodes of %(per_node)s)",
-        nodes, fewest=fewest, gpu=build.gpu.name, per_node=per_node,
+        change["nodes"], fewest=fewest, gpu=build.gpu.name, per_node=per_node,
     )  # fmt: skip
-    if nodes > 1 and workload.mode is not Mode.INFER:
-        return _(
+    if change["nodes"] > 1 and workload.mode is not Mode.INFER:
+        nics = need.nics_for(per_node)
+        if build.nics < nics:
+            change = Change.of(nodes=change["nodes"], nics=nics)
+        fix = _(
             "%(spread)s with %(nics)s × ≥ %(speed)s Gb/s NICs per node for the gradients, "
             "or use a GPU with more memory",
-            spread=spread, nics=need.nics_for(per_node), speed=need.speed_gbps_min,
+            spread=spread, nics=nics, speed=need.speed_gbps_min,
         )  # fmt: skip
-    return _("%(spread)s, or use a GPU with more memory", spread=spread)
+        return fix, change
+    return _("%(spread)s, or use a GPU with more memory", spread=spread), change
 
 
 def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -749,8 +801,8 @@ def gpu_memory_capacity(build: Build, workload: Workload | None, rules: RulePara
     if per_gpu <= usable:
         return passed("capacity", detail, numbers)
     need = nic_requirement(build.gpu, rules)
-    fix = _capacity_fix(build, workload, usable, numbers, need)
-    return failed("capacity", detail, fix, numbers)
+    fix, change = _capacity_fix(build, workload, usable, numbers, need)
+    return failed("capacity", detail, fix, numbers, change, picks=("gpu", "gpu_count"))
 
 
 # Precision -----------------------------------------------------------------------------------
@@ -779,7 +831,7 @@ def precision_supported(build: Build, workload: Workload | None, rules: RulePara
         "weights), or move %(precision)s to a GPU built on %(able)s, e.g. H100 or L20",
         gpu=gpu.name, precision=precision, able=able,
     )  # fmt: skip
-    return failed("precision", detail, fix, numbers)
+    return failed("precision", detail, fix, numbers, picks=("gpu",))
 
 
 # Fabric ----------------------------------------------------------------------------------------
@@ -812,14 +864,20 @@ def _nic_share(need: NicRequirement) -> Message:
     return _("one per %(gpus)s GPUs", gpus=need.gpus_per_nic)
 
 
-def _fabric_fix(build: Build, need: NicRequirement, rules: RuleParams) -> Message:
+def _fabric_fix(
+    build: Build, need: NicRequirement, rules: RuleParams
+) -> tuple[Message, Change | None]:
+    """Propose the NICs the nodes need, on a PCIe-switch board where the CPUs' lanes cannot
+    take them; the change is their count (their speed is the NIC model's and the board a
+    platform's, which the catalog names)."""
     nics = need.nics_for(build.gpu_count)
+    change = Change.of(nics=nics) if build.nics < nics else None
     fix = _(
         "fit %(nics)s × ≥ %(speed)s Gb/s NICs per node (%(share)s), rail-optimised",
         nics=nics, speed=need.speed_gbps_min, share=_nic_share(need),
     )  # fmt: skip
     if _nic_lanes_fit(build, nics, rules):
-        return fix
+        return fix, change
     lanes = lane_budget(replace(build, nics=nics), rules)
     fix = _(
         "%(fix)s, on a PCIe-switch board that puts each NIC beside its GPUs: direct to the "
@@ -832,7 +890,7 @@ def _fabric_fix(build: Build, need: NicRequirement, rules: RuleParams) -> Messag
             "%(fix)s; or %(gpus)s GPUs per node with %(nics)s NICs",
             fix=fix, gpus=fewer, nics=need.nics_for(fewer),
         )  # fmt: skip
-    return fix
+    return fix, change
 
 
 def multi_node_fabric(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -882,7 +940,8 @@ def multi_node_fabric(build: Build, workload: Workload | None, rules: RuleParams
         )  # fmt: skip
     if problem:
         detail = _("%(where)s: %(problem)s", where=where, problem=problem)
-        return failed("fabric", detail, _fabric_fix(build, need, rules), numbers)
+        fix, change = _fabric_fix(build, need, rules)
+        return failed("fabric", detail, fix, numbers, change, picks=("nic", "platform"))
     detail = _(
         "%(where)s: %(nics)s × %(speed)s Gb/s NICs per node (%(share)s needed)",
         where=where, nics=build.nics, speed=speed, share=share,

@@ -1,7 +1,10 @@
 """What a check reports: a `Finding`, with the numbers behind it.
 
 A finding's title and measured loss come from the catalogue entry its code is registered
-with (`configurator.engine.registry`); checks fill in only the numbers and the fix.
+with (`configurator.engine.registry`); checks fill in only the numbers and the fix. A fix that
+is a build change carries it as `change` (`configurator.engine.changes`), and its text is
+written from that change's values; a fix that is a part only the catalog can pick says which
+fields it picks (`picks`).
 Status `warn` is reported with its detail and fix but never rejects a build on its own.
 """
 
@@ -11,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from configurator.engine.changes import Change
 from configurator.engine.messages import Message
 from configurator.engine.registry import REGISTRY, CheckKind
 
@@ -34,6 +38,10 @@ class Finding:
     impact: str = ""
     fix: str = ""
     numbers: dict[str, float | int] = field(default_factory=dict)
+    change: Change | None = None  # the build change the fix describes, when it is one
+    # The fields whose catalog parts or steps the fix asks for, when it names none itself (a
+    # Gen4 platform, a high-clock CPU): the configurator tries those (`web/fixes.py`).
+    picks: tuple[str, ...] = ()
 
     @property
     def failed(self) -> bool:
@@ -58,6 +66,7 @@ class Finding:
             "impact": translate(self.impact),
             "fix": translate(self.fix),
             "numbers": dict(self.numbers),
+            "fix_change": self.change.as_dict() if self.change else None,
         }
         for key, text in (("detail", self.detail), ("fix", self.fix)):
             # A text not yet written as a message is its own id, with no parameters.
@@ -83,23 +92,37 @@ def passed(code: str, detail: str, numbers: dict[str, float | int] | None = None
 
 
 def failed(
-    code: str, detail: str, fix: str, numbers: dict[str, float | int] | None = None
+    code: str,
+    detail: str,
+    fix: str,
+    numbers: dict[str, float | int] | None = None,
+    change: Change | None = None,
+    picks: tuple[str, ...] = (),
 ) -> Finding:
-    """Report a broken rule with the guide's measured loss and a concrete fix."""
+    """Report a broken rule with the guide's measured loss and a concrete fix (`change`: the
+    build change that fix describes, when it is one; `picks`: the fields whose part it asks
+    for, when it names none)."""
     entry = REGISTRY.entry(code)
     return Finding(
-        code, Status.FAIL, entry.title, entry.title_zh, detail, entry.impact, fix, numbers or {}
-    )
+        code, Status.FAIL, entry.title, entry.title_zh, detail, entry.impact, fix, numbers or {},
+        change, picks,
+    )  # fmt: skip
 
 
 def warned(
-    code: str, detail: str, fix: str, numbers: dict[str, float | int] | None = None
+    code: str,
+    detail: str,
+    fix: str,
+    numbers: dict[str, float | int] | None = None,
+    change: Change | None = None,
+    picks: tuple[str, ...] = (),
 ) -> Finding:
     """Report a build that is accepted but not as it is deployed, with a concrete fix."""
     entry = REGISTRY.entry(code)
     return Finding(
-        code, Status.WARN, entry.title, entry.title_zh, detail, entry.impact, fix, numbers or {}
-    )
+        code, Status.WARN, entry.title, entry.title_zh, detail, entry.impact, fix, numbers or {},
+        change, picks,
+    )  # fmt: skip
 
 
 def not_applicable(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from configurator.engine import catalogue
 from configurator.engine.build import Build, FormFactor, Workload
+from configurator.engine.changes import Change, field_message
 from configurator.engine.findings import Finding, not_applicable, num, passed, warned
 from configurator.engine.messages import (
     Message,
@@ -17,6 +18,7 @@ from configurator.engine.messages import (
     counted_replicas,
     counted_sequences,
 )
+from configurator.engine.pcie import even_split
 from configurator.engine.registry import REGISTRY, CheckKind
 from configurator.engine.rules import RuleParams
 from configurator.engine.shapes import (
@@ -56,20 +58,34 @@ def _deployment_text(plan: Deployment, gpu_name: str) -> Message:
     return text
 
 
+def _node_change(build: Build, per_node: int, nodes: int | None = None) -> Change:
+    """Return the change to `per_node` GPUs a node, split evenly (and to `nodes` nodes)."""
+    more = {"nodes": nodes} if nodes is not None and nodes != build.nodes else {}
+    split = even_split(per_node, build.cpu_count)
+    return Change.of(gpu_count=per_node, gpus_per_socket=split, **more)
+
+
 def _inference_fix(
     build: Build, workload: Workload, sizes: tuple[int, ...], usable: float, rules: RuleParams
-) -> Message:
+) -> tuple[Message, Change | None]:
     """Propose the fewest GPUs in a deployable shape that serve the workload, or say none do."""
     reach = tuple(size for size in sizes if size <= max(build.gpu_count, max(sizes)))
     plan = inference_deployment(
         workload, reach, usable, max(build.nodes, rules.recommend_max_nodes)
     )
     if plan is None:
-        return _(
+        fix = _(
             "use a GPU with more memory: no deployable shape of %(gpu)s serves it",
             gpu=build.gpu.name,
         )
-    return _("serve it with %(deployment)s", deployment=_deployment_text(plan, build.gpu.name))
+        return fix, None
+    change = _node_change(build, plan.per_node, plan.nodes)
+    fix = _(
+        "serve it with %(deployment)s; %(split)s",
+        deployment=_deployment_text(plan, build.gpu.name),
+        split=field_message("gpus_per_socket", change["gpus_per_socket"]),
+    )
+    return fix, change
 
 
 def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -88,8 +104,9 @@ def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams)
             "%(gpus)s SXM modules in a node; an HGX board holds %(sizes)s",
             gpus=gpus, sizes=_listed(HGX_BOARD_SIZES),
         )  # fmt: skip
-        fix = _("fill a whole board: %(board)s GPUs per node", board=board)
-        return warned("shape", detail, fix, numbers)
+        change = _node_change(build, board)
+        fix = _("fill a whole board: %(change)s", change=change.message())
+        return warned("shape", detail, fix, numbers, change)
     if per_node not in sizes:
         if switch:
             detail = _(
@@ -104,14 +121,16 @@ def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams)
             )  # fmt: skip
         if workload is not None and not data_parallel(workload):
             usable = usable_gb(build.gpu.memory_gb, rules.gpu_memory_usable_fraction)
-            fix = _inference_fix(build, workload, sizes, usable, rules)
+            fix, change = _inference_fix(build, workload, sizes, usable, rules)
         else:
+            # The larger shape first: a fix adds GPUs rather than take the customer's away.
             lower = max(size for size in sizes if size < per_node)
             upper = [size for size in sizes if size > per_node]
-            fix = _("%(lower)s GPUs per node", lower=lower)
+            change = _node_change(build, upper[0] if upper else lower)
+            fix = change.message()
             if upper:
-                fix = _("%(upper)s or %(lower)s GPUs per node", upper=upper[0], lower=lower)
-        return warned("shape", detail, fix, numbers)
+                fix = _("%(change)s (or %(lower)s GPUs per node)", change=fix, lower=lower)
+        return warned("shape", detail, fix, numbers, change)
     if workload is None:
         return passed("shape", _("%(gpus)s per node: a deployed node size", gpus=gpus), numbers)
     if data_parallel(workload):
@@ -163,7 +182,8 @@ def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams)
             "(%(weights)s GB) fit one node",
             detail=detail, nodes=nodes, weights=num(weights_gb(workload)),
         )  # fmt: skip
-    return warned("shape", detail, _inference_fix(build, workload, sizes, usable, rules), numbers)
+    fix, change = _inference_fix(build, workload, sizes, usable, rules)
+    return warned("shape", detail, fix, numbers, change)
 
 
 REGISTRY.add("shape", deployable_shape, catalogue.SHAPE, kind=CheckKind.WORKLOAD)

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from catalog.kinds import KINDS
 from configurator import selectors
 from configurator.selectors import CatalogSnapshot
+from configurator.translation import localize
 from configurator.web.configuration import (
     WORK_FIELDS,
     WORKLOAD_FIELDS,
@@ -200,11 +201,15 @@ def comparison_rows(columns: list[dict]) -> list[tuple[str, list[dict | None]]]:
     return [(code, [rows.get(code) for rows in by_code]) for code in codes]
 
 
-def check_rows(evaluation: dict | None, monthly_price: float | None = None) -> list[dict]:
+def check_rows(
+    evaluation: dict | None, monthly_price: float | None = None, fixes: dict | None = None
+) -> list[dict]:
     """Return every check for display: status, title in the request's language, numbers,
-    and for a triggered pitfall with a measured loss what it costs a month on this bill."""
+    for a triggered pitfall with a measured loss what it costs a month on this bill, and for
+    a check with a fix in `fixes` (`web/fixes.py`) the change "Apply fix" makes, in words."""
     if not evaluation:
         return []
+    fixes = fixes or {}
     zh = chinese()
     scale = _price_scale(evaluation, monthly_price)
     losses = {
@@ -227,7 +232,12 @@ def check_rows(evaluation: dict | None, monthly_price: float | None = None) -> l
                     f"{name.replace('_', ' ')} {localized(value)}"
                     for name, value in check.get("numbers", {}).items()
                 ),
-                "fixable": check["status"] == "fail",
+                "fixable": check["code"] in fixes,
+                "fix_change": (
+                    localize(fixes[check["code"]].change.message())
+                    if check["code"] in fixes
+                    else ""
+                ),
                 "monthly_loss": cny(losses[check["code"]]) if check["code"] in losses else "",
             }
         )  # fmt: skip
@@ -290,6 +300,32 @@ def cny_exact(amount: float) -> str:
     return gettext("CNY %(amount)s") % {"amount": number}
 
 
+def verdict_text(evaluation: dict | None, balance: dict | None) -> str:
+    """Return the verdict in words, counting the checks the page lists below it: a build with
+    a warning on screen is accepted, but never said to pass every check."""
+    if not evaluation:
+        return ""
+    statuses = [check["status"] for check in evaluation["checks"]]
+    failures, warnings = statuses.count("fail"), statuses.count("warn")
+    if evaluation["verdict"] == "accept" and warnings:
+        return ngettext(
+            "Accepted: no check fails and the node is balanced, but %(n)s check warns.",
+            "Accepted: no check fails and the node is balanced, but %(n)s checks warn.",
+            warnings,
+        ) % {"n": warnings}
+    if evaluation["verdict"] == "accept":
+        return gettext("Accepted: this build passes every check and is balanced.")
+    text = ngettext("Rejected: %(n)s check fails.", "Rejected: %(n)s checks fail.", failures) % {
+        "n": failures
+    }
+    if balance and not balance["balanced"]:
+        text += " " + gettext("Balance score %(s)s is below %(t)s.") % {
+            "s": balance["overall"],
+            "t": balance["threshold"],
+        }
+    return text
+
+
 def balance_view(evaluation: dict | None, monthly_price: float | None = None) -> dict | None:
     if not evaluation:
         return None
@@ -348,18 +384,26 @@ def gpu_memory_per_gpu(config: Configuration, catalog: CatalogSnapshot) -> int |
     return gpu.memory_gb if gpu else None
 
 
-def assessment_context(assessment: Assessment, catalog: CatalogSnapshot | None = None) -> dict:
-    """Return what the results region shows for one assessed build."""
+def assessment_context(
+    assessment: Assessment, catalog: CatalogSnapshot | None = None, fixes: dict | None = None
+) -> dict:
+    """Return what the results region shows for one assessed build (`fixes`: the change that
+    clears each check that has one, offered beside it)."""
     catalog = catalog or selectors.snapshots()[0]
     evaluation = assessment.evaluation
+    statuses = [check["status"] for check in (evaluation or {}).get("checks", [])]
+    balance = balance_view(evaluation, assessment.bill.monthly_price)
     return {
         "verdict": evaluation["verdict"] if evaluation else None,
+        "verdict_text": verdict_text(evaluation, balance),
         "ruleset": evaluation["ruleset"] if evaluation else None,
-        "checks": check_rows(evaluation, assessment.bill.monthly_price),
+        "checks": check_rows(evaluation, assessment.bill.monthly_price, fixes),
         "performance": performance_view(evaluation, assessment.bill.monthly_price),
         "check_order": [check["code"] for check in (evaluation or {}).get("checks", [])],
-        "failures": sum(1 for c in (evaluation or {}).get("checks", []) if c["status"] == "fail"),
-        "balance": balance_view(evaluation, assessment.bill.monthly_price),
+        # The verdict's sentence counts the same checks the list below it shows.
+        "failures": statuses.count("fail"),
+        "warnings": statuses.count("warn"),
+        "balance": balance,
         "bill": bill_view(assessment),
         "input_errors": assessment.errors,
         "permalink": assessment.permalink_query,
@@ -439,7 +483,7 @@ def form_unchanged(context: dict, query: QueryDict) -> bool:
 
 
 def configurator_context(
-    request: Request, assessment: Assessment, catalog: CatalogSnapshot
+    request: Request, assessment: Assessment, catalog: CatalogSnapshot, fixes: dict | None = None
 ) -> dict:
     """Return the whole configurator region: the form with its options, and the results."""
     offered = choices(assessment.config, catalog.everything)
@@ -463,5 +507,5 @@ def configurator_context(
         "gpus": catalog.offered.gpus,
         "precisions": [value for value, _ in PRECISION_CHOICES],
     }
-    context.update(assessment_context(assessment, catalog))
+    context.update(assessment_context(assessment, catalog, fixes))
     return context

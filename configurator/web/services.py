@@ -9,21 +9,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import cached_property
+from functools import cached_property, lru_cache
 from urllib.parse import urlencode
 
 from configurator import selectors, services
-from configurator.engine.build import Platform
+from configurator.engine.build import Build, Platform
 from configurator.engine.evaluate import Evaluation, evaluate
+from configurator.engine.findings import Finding
 from configurator.engine.power import power_budget
 from configurator.engine.recommend import Scenario
+from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
 from configurator.inputs import InputErrors, build_from_input, workload_from_input
 from configurator.quotes.services import AssessedBuild
 from configurator.schemas import BuildIn, EvaluateIn, RecommendIn, WorkloadIn
 from configurator.translation import localize
 from configurator.web.configuration import Configuration, WorkloadChoice
-from configurator.web.fixes import Fix, fix_for
+from configurator.web.fixes import Fix, Judge, fix_for, fixes_for
 from configurator.web.options import complete
 from configurator.web.pricing import Bill, bill_of_materials
 
@@ -96,21 +98,46 @@ def configuration_fix(
     code: str,
     snapshot: Snapshot | None = None,
 ) -> Fix | None:
-    """Return the cheapest one-component change of the build that clears check `code`."""
-    catalog, rules = snapshot or selectors.snapshots()
+    """Return the build change that clears check `code` (`web/fixes.py`), or None."""
+    snapshot = snapshot or selectors.snapshots()
+    catalog = snapshot[0]
+    return fix_for(code, config, catalog.everything, _judge(workload, snapshot), catalog.offered)
+
+
+def configuration_fixes(
+    *, config: Configuration, workload: WorkloadChoice | None, snapshot: Snapshot | None = None
+) -> dict[str, Fix]:
+    """Return, by code, the change that clears each failing or warning check that has one:
+    the page shows each with its text, and `configuration_fix` makes the same one."""
+    snapshot = snapshot or selectors.snapshots()
+    catalog = snapshot[0]
+    return fixes_for(config, catalog.everything, _judge(workload, snapshot), catalog.offered)
+
+
+def _judge(workload: WorkloadChoice | None, snapshot: Snapshot) -> Judge:
+    """Return how a fix judges a configuration: the engine, with the page's rules."""
+    catalog, rules = snapshot
     params = rules.current[rules.default].params
     engine_workload = (
         workload_from_input(WorkloadIn(**workload.workload_input())) if workload else None
     )
 
-    def judge(candidate: Configuration) -> Evaluation | None:
+    @lru_cache(maxsize=256)  # the fix's candidates: a check, then every check, of one build
+    def build_of(candidate: Configuration) -> Build | None:
         try:
-            build = build_from_input(_build_in(candidate), catalog.everything)
+            return build_from_input(_build_in(candidate), catalog.everything)
         except InputErrors:
             return None
-        return evaluate(build, params, engine_workload)
 
-    return fix_for(code, config, catalog.everything, judge)
+    def judged(candidate: Configuration) -> Evaluation | None:
+        build = build_of(candidate)
+        return None if build is None else evaluate(build, params, engine_workload)
+
+    def checked(candidate: Configuration, code: str) -> Finding | None:
+        build = build_of(candidate)
+        return None if build is None else REGISTRY.get(code).check(build, engine_workload, params)
+
+    return Judge(judged, checked)
 
 
 # Recipe builds by (code, catalog snapshot, rules snapshot); each entry keeps its snapshots, so

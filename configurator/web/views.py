@@ -20,6 +20,7 @@ from configurator.quotes.models import Lead
 from configurator.revisions import revision_tokens
 from configurator.selectors import snapshots as selectors_snapshots
 from configurator.throttle import throttle
+from configurator.translation import localize
 from configurator.web import fragments, presenters, services
 from configurator.web.forms import LeadBuildForm, LeadForm, LeadStatusForm
 from configurator.web.reading import read_query
@@ -52,10 +53,9 @@ def _configurator(
             )
         else:
             config, fixed = fix.config, True
-            changed = ", ".join(str(presenters.FIELD_LABELS[name]) for name in fix.changed)
             notices.append(
-                gettext("Applied the fix for %(code)s: changed %(fields)s.")
-                % {"code": code, "fields": changed}
+                gettext("Applied the fix for %(code)s: %(change)s.")
+                % {"code": code, "change": localize(fix.change.message())}
             )
     recommendations, reason = [], None
     if read.start == "recommend" and read.workload:
@@ -71,7 +71,13 @@ def _configurator(
     assessment = services.configuration_assess(
         config=config, workload=read.workload, snapshot=snapshot
     )
-    context = presenters.configurator_context(read, assessment, snapshot[0])
+    # Each check's fix as the change it makes: shown with its text, made by `fix=` above.
+    fixes = (
+        services.configuration_fixes(config=config, workload=read.workload, snapshot=snapshot)
+        if assessment.evaluation
+        else {}
+    )
+    context = presenters.configurator_context(read, assessment, snapshot[0], fixes=fixes)
     context.update(
         notices=notices,
         fixed=fixed,

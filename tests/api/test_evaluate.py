@@ -312,3 +312,20 @@ def test_more_nics_than_the_platform_has_room_for_are_refused(post_json):
 def test_nics_in_the_gpu_slots_a_node_leaves_empty_are_accepted(post_json):
     assert post_json(URL, pcie_training_node(8, 4)).status_code == 200
     assert post_json(URL, pcie_training_node(4, 4)).status_code == 200
+
+
+def test_a_fix_that_is_a_build_change_answers_it_beside_its_text(post_json, example):
+    del example["workload"]
+    example["build"]["gpus_per_socket"] = [6, 2]
+    p4 = checks_by_code(post_json(URL, example).json())["P4"]
+    assert p4["fix_change"] == {"gpus_per_socket": [4, 4]}
+    assert p4["fix"] == "split the GPUs evenly over the sockets: 4 + 4"
+    assert p4["fix_message"]["params"] == {"split": "4 + 4"}
+
+
+def test_a_fix_that_is_a_part_to_pick_and_a_passing_check_answer_no_change(post_json, example):
+    del example["workload"]
+    example["build"]["cpu"] = "xeon-e5-2680-v4"
+    checks = checks_by_code(post_json(URL, example).json())
+    assert checks["P1"]["status"] == "fail" and checks["P1"]["fix_change"] is None
+    assert checks["P6"]["status"] == "pass" and checks["P6"]["fix_change"] is None

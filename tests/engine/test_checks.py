@@ -791,7 +791,7 @@ def test_p7_fix_proposes_fewer_gpus_when_the_platforms_bays_cannot_hold_the_need
     finding = checks.psu_undersized(build, None, RULES)
     assert finding.status is Status.FAIL
     assert "bays hold at most 8000 W" in finding.fix
-    assert "4 GPUs per node over 2 nodes" in finding.fix
+    assert "put 4 GPUs in each node" in finding.fix and "over 2 nodes" in finding.fix
     fewer = s3(gpu_count=4, gpus_per_socket=(2, 2), psu_watts=8000, platform_psu_w=8000)
     assert checks.psu_undersized(fewer, None, RULES).status is Status.PASS
 
