@@ -1,7 +1,7 @@
 """The one registry of checks: each check is registered once, with everything said about it.
 
 A registration names the check's stable code (api.md), its function, its catalogue entry
-(English and Chinese title, the measured loss, the source of the rule), its kind (pitfall,
+(its title, the measured loss, the source of the rule), its kind (pitfall,
 baseline dimension, or a check of the workload) and whether it reads only the CPU side of a
 build. The list of codes, the catalogue, the order checks run in and the recommender's
 CPU-side prefilter are all derived from here, so a new check cannot be half-added; a second
@@ -34,10 +34,10 @@ class CheckKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class CatalogueEntry:
-    """The fixed text of one check: what it is called and what breaking it costs."""
+    """The fixed text of one check: what it is called and what breaking it costs (message
+    ids, rendered in each language from its catalogue)."""
 
     title: str
-    title_zh: str
     impact: str
     source: str  # where the rule and its measured loss come from
 

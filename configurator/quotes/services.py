@@ -35,6 +35,7 @@ from configurator.quotes.models import (
 )
 from configurator.quotes.selectors import quote_bom
 from configurator.schemas import BuildIn, EvaluateIn, WorkloadIn
+from configurator.translation import SOURCE_LANGUAGE
 from configurator.web.models import Lead, LeadBuild
 from configurator.web.services import lead_status_set
 
@@ -100,7 +101,7 @@ def quote_content(
     bom, explicit = quote_bom(build=build)
     # Frozen in English with each text's message id (detail_message, fix_message), whatever
     # language the author works in: a quote reads the same to everyone who opens it.
-    with translation.override("en"):
+    with translation.override(SOURCE_LANGUAGE):
         evaluation = configurator_services.build_evaluate(
             EvaluateIn(build=explicit, workload=workload, profile=None)
         )

@@ -23,7 +23,7 @@ from configurator.engine.recommend import Scenario
 from configurator.engine.rules import RuleParams
 from configurator.inputs import InputErrors, build_from_input, workload_from_input
 from configurator.schemas import BuildIn, EvaluateIn, RecommendIn, WorkloadIn
-from configurator.translation import localize
+from configurator.translation import localize, localized_errors
 from configurator.web.configuration import Configuration, WorkloadChoice
 from configurator.web.fixes import Fix, fix_for
 from configurator.web.models import Lead, LeadBuild
@@ -77,7 +77,10 @@ def configuration_assess(
     try:
         evaluation = services.build_evaluate(payload, snapshot=snapshot)
     except InputErrors as error:
-        errors = {path.split(".", 1)[-1]: messages for path, messages in error.errors.items()}
+        errors = {
+            path.split(".", 1)[-1]: messages
+            for path, messages in localized_errors(error.errors).items()
+        }
     bill = bill_of_materials(config, catalog.everything)
     return Assessment(config, workload, evaluation, bill, errors)
 
