@@ -223,3 +223,42 @@ def test_the_recipe_buttons_name_their_recipe_in_the_pages_language(client):
     chinese = client.get("/configure/").content.decode()
     assert 'value="S2" class="secondary" title="Mid-size distributed training"' in english
     assert 'value="S2" class="secondary" title="中型模型分布式训练"' in chinese
+
+
+# Input errors ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("build", "path", "english", "chinese"),
+    [
+        ({**BUILD, "cpu": "nope"}, "build.cpu",
+         "Unknown CPU 'nope': use a catalog slug or name.",
+         "未知的 CPU 'nope'：请使用目录中的 slug 或名称。"),
+        ({**BUILD, "gpu": "l20", "nvlink": True}, "build.nvlink",
+         "NVIDIA L20 48GB has no NVLink.", "NVIDIA L20 48GB 没有 NVLink。"),
+        ({**BUILD, "gpus_per_socket": [5, 4]}, "build.gpus_per_socket",
+         "The counts add up to 9, but gpu_count is 8.", "各路数量之和为 9，但 gpu_count 为 8。"),
+    ],
+)  # fmt: skip
+def test_a_bad_field_is_named_in_the_asked_language(client, build, path, english, chinese):
+    def errors(**headers):
+        response = client.post(
+            "/api/v1/evaluate", {"build": build}, content_type="application/json", **headers
+        )
+        assert response.status_code == 400
+        return response.json()["errors"][path]
+
+    assert errors() == [english]
+    assert errors(HTTP_ACCEPT_LANGUAGE="zh-Hans") == [chinese]
+
+
+def test_a_bad_model_shape_is_named_in_chinese(client):
+    workload = {"model_params_b": 7, "mode": "train", "attention_heads": 32, "kv_heads": 64}
+    body = {"workload": workload}
+    response = client.post(
+        "/api/v1/sizing", body, content_type="application/json", HTTP_ACCEPT_LANGUAGE="zh-Hans"
+    )
+    assert response.status_code == 400
+    assert response.json()["errors"]["workload.kv_heads"] == [
+        "kv_heads（64）不能超过 attention_heads（32）。"
+    ]
