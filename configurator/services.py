@@ -2,6 +2,7 @@
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import cache
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -15,6 +16,7 @@ from configurator.engine.evaluate import Evaluation, evaluate
 from configurator.engine.performance import Cluster, gpu_rent_note, performance
 from configurator.engine.pricing import build_monthly_price
 from configurator.engine.recommend import Recommendation, recommend
+from configurator.engine.registry import REGISTRY
 from configurator.engine.rule_validation import parameter_errors
 from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import (
@@ -125,14 +127,22 @@ def _translate():
 TITLE_ZH_LANGUAGE = "zh-hans"
 
 
+@cache
+def _titles_zh() -> dict[str, str]:
+    # A title is fixed per code, and a process loads its catalogues once (as Django does):
+    # rendered once, not per answer (an evaluation has sixteen checks, /recommend many).
+    with translation.override(TITLE_ZH_LANGUAGE):
+        return {item.code: check_title(item.code) for item in REGISTRY}
+
+
 def evaluation_dict(
     evaluation: Evaluation, translate: Callable[[str], str], price: float | None
 ) -> dict[str, object]:
     """Return an evaluation in the API's shape, its texts rendered by `translate`."""
     result = evaluation.as_dict(translate, price)
-    with translation.override(TITLE_ZH_LANGUAGE):
-        for check in result["checks"]:
-            check["title_zh"] = check_title(check["code"], check["title"])
+    titles = _titles_zh()
+    for check in result["checks"]:
+        check["title_zh"] = titles.get(check["code"], check["title"])
     return result
 
 

@@ -9,7 +9,7 @@ from django.db.migrations.executor import MigrationExecutor
 from configurator.engine.catalogue import GUIDE_RECIPES
 from configurator.models import Scenario
 
-migration = importlib.import_module("configurator.migrations.0008_scenario_texts_in_catalogue")
+migration = importlib.import_module("configurator.migrations.0009_scenario_texts_in_catalogue")
 BEFORE = [("configurator", "0007_scenario_result_zh")]
 S2 = "Mid-size distributed training"
 
@@ -51,7 +51,7 @@ def test_the_migration_drops_the_guides_chinese_and_keeps_an_architects():
         code="S4", name="Inference farm", name_zh="推理集群", result="", result_zh="",
         params_max_b=70, for_infer=True, cpu=s2.cpu, memory_gb=512,
     )  # fmt: skip
-    migrate()  # 0008 and anything after it
+    migrate()  # 0008–0010 and anything after them
     assert Scenario.objects.get(code="S2").name == "Mid-size distributed training"
     assert Scenario.objects.get(code="S4").name == "Inference farm · 推理集群"
     assert {f.name for f in Scenario._meta.get_fields()}.isdisjoint({"name_zh", "result_zh"})
