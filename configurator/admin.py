@@ -18,6 +18,7 @@ from configurator.fleet.admin import RuleImpactAdminMixin
 from configurator.history_admin import HistoryAdmin
 from configurator.models import RuleProfile, RuleSetVersion, Scenario
 from configurator.rule_parameters import DIMENSIONS, PARAMETERS
+from configurator.translation import written
 
 PARAMETER_FIELDS = tuple(f.name for f in fields(RuleParams))
 
@@ -282,12 +283,17 @@ class RuleSetVersionAdmin(admin.ModelAdmin):
 
 @admin.register(Scenario)
 class ScenarioAdmin(HistoryAdmin):
-    list_display = ["code", "name", "name_zh", "modes", "params_min_b", "params_max_b", "cpu",
+    list_display = ["code", "name", "shown_as", "modes", "params_min_b", "params_max_b", "cpu",
                     "platform", "memory_gb", "active"]  # fmt: skip
     list_filter = ["active", "for_train", "for_finetune", "for_infer"]
-    search_fields = ["code", "name", "name_zh"]
+    search_fields = ["code", "name"]
     filter_horizontal = ["gpus"]
     autocomplete_fields: list[str] = []
+
+    @admin.display(description=_("name in your language"))
+    def shown_as(self, scenario: Scenario) -> str:
+        """Show the name as the pages show it in the admin's language (`translation.written`)."""
+        return written(scenario.name)
 
     @admin.display(description=_("modes"))
     def modes(self, scenario: Scenario) -> str:

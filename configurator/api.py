@@ -9,6 +9,7 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent, TooMany
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
+from django.utils.translation import gettext
 from ninja import NinjaAPI, Status
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
@@ -37,6 +38,7 @@ from configurator.schemas import (
     Text,
     WorkloadRequestIn,
 )
+from configurator.translation import localized_errors
 
 api = NinjaAPI(
     title="Balanced GPU node configurator API",
@@ -52,7 +54,9 @@ api = NinjaAPI(
 def errors_response(
     request: HttpRequest, errors: dict[str, list[str]], status: int = 400, **extra
 ) -> HttpResponse:
-    return api.create_response(request, {**capped(errors), **extra}, status=status)
+    return api.create_response(
+        request, {**capped(localized_errors(errors)), **extra}, status=status
+    )
 
 
 @api.exception_handler(NinjaValidationError)
@@ -169,10 +173,10 @@ def rules_patch(request: HttpRequest, payload: RulesPatchIn):
             base_version=payload.base_version,
         )
     except services.StaleVersion as stale:
-        message = (
-            f"Version {stale.base_version} is not the current version any more: "
-            f"version {stale.current.version} is. Review it and send your changes again."
-        )
+        message = gettext(
+            "Version %(base)s is not the current version any more: version %(current)s is. "
+            "Review it and send your changes again."
+        ) % {"base": stale.base_version, "current": stale.current.version}
         return errors_response(
             request,
             {"base_version": [message]},

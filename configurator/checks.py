@@ -1,9 +1,10 @@
 """The project's own system checks (`manage.py check --deploy`)."""
 
 from django.conf import settings
-from django.core.checks import Tags, Warning, register
+from django.core.checks import Error, Tags, Warning, register
 
 PROXY_COUNT_ZERO = "configurator.W001"
+PDF_LANGUAGE_UNKNOWN = "configurator.E001"
 
 
 @register(Tags.security, deploy=True)
@@ -26,4 +27,20 @@ def trusted_proxies_check(app_configs, **kwargs) -> list[Warning]:
             ),
             id=PROXY_COUNT_ZERO,
         )
+    ]
+
+
+@register()
+def pdf_languages_check(app_configs, **kwargs) -> list[Error]:
+    """Refuse a PDF language that is not one of the page languages (it would have no catalogue
+    the pages keep complete)."""
+    codes = {code for code, _name in settings.LANGUAGES}
+    return [
+        Error(
+            f"PDF_LANGUAGES names {language!r}, which is not in LANGUAGES.",
+            hint="Add the language to LANGUAGES (with its catalogue) or remove it here.",
+            id=PDF_LANGUAGE_UNKNOWN,
+        )
+        for language in settings.PDF_LANGUAGES
+        if language not in codes
     ]

@@ -3,6 +3,8 @@
 Shape and range are checked by the schemas; what needs the catalog (does the slug exist, does
 the CPU take two sockets, does the GPU have NVLink, does the platform take these parts) is
 checked here. Errors are collected, not raised at the first, so a client sees every bad field.
+Each error is a message id with its parameters (`engine.messages`), rendered in the request's
+language where it is shown (`translation.localized_errors`, the page's forms).
 """
 
 import math
@@ -10,7 +12,7 @@ from dataclasses import dataclass, field
 
 from configurator.engine import build as engine
 from configurator.engine.catalog import Catalog
-from configurator.engine.messages import _
+from configurator.engine.messages import _, ngettext
 from configurator.engine.pcie import even_split
 from configurator.engine.performance import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
 from configurator.engine.recommend.layouts import nic_positions
@@ -39,28 +41,58 @@ def _platform_errors(
     data: BuildIn, platform: engine.Platform, cpu: engine.Cpu | None, gpu: engine.Gpu | None
 ) -> list[str]:
     problems = []
+    name = platform.name
     if cpu and cpu.socket and cpu.socket != platform.cpu_socket:
         problems.append(
-            f"{platform.name} takes {platform.cpu_socket} CPUs; {cpu.name} is {cpu.socket}."
+            _(
+                "%(platform)s takes %(socket)s CPUs; %(cpu)s is %(cpu_socket)s.",
+                platform=name,
+                socket=platform.cpu_socket,
+                cpu=cpu.name,
+                cpu_socket=cpu.socket,
+            )
         )
     if data.cpu_count > platform.sockets:
-        problems.append(f"{platform.name} has {platform.sockets} socket(s), not {data.cpu_count}.")
+        problems.append(
+            ngettext(
+                "%(platform)s has %(n)s socket, not %(given)s.",
+                "%(platform)s has %(n)s sockets, not %(given)s.",
+                platform.sockets,
+                platform=name,
+                given=data.cpu_count,
+            )
+        )
     if gpu and not platform.takes_gpu(gpu):
-        problems.append(f"{platform.name} does not take the {gpu.name}.")
+        problems.append(_("%(platform)s does not take the %(gpu)s.", platform=name, gpu=gpu.name))
     if data.gpu_count > sum(platform.gpu_slots):
         problems.append(
-            f"{platform.name} has {sum(platform.gpu_slots)} GPU slots, not {data.gpu_count}."
+            _(
+                "%(platform)s has %(slots)s GPU slots, not %(given)s.",
+                platform=name,
+                slots=sum(platform.gpu_slots),
+                given=data.gpu_count,
+            )
         )
     elif data.nics > (room := nic_positions(platform, data.gpu_count)):
+        params = {
+            "platform": name,
+            "room": room,
+            "gpus": data.gpu_count,
+            "slots": platform.nic_slots,
+            "given": data.nics,
+        }
         problems.append(
-            f"{platform.name} has room for {room} NICs beside {data.gpu_count} GPUs "
-            f"({platform.nic_slots} NIC slots"
-            + (
-                ""
-                if platform.gpu_form_factor is engine.FormFactor.SXM
-                else " and the empty GPU slots"
+            _(
+                "%(platform)s has room for %(room)s NICs beside %(gpus)s GPUs (%(slots)s NIC "
+                "slots), not %(given)s.",
+                **params,
             )
-            + f"), not {data.nics}."
+            if platform.gpu_form_factor is engine.FormFactor.SXM
+            else _(
+                "%(platform)s has room for %(room)s NICs beside %(gpus)s GPUs (%(slots)s NIC "
+                "slots and the empty GPU slots), not %(given)s.",
+                **params,
+            )
         )
     return problems
 
@@ -80,35 +112,59 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
     errors = InputErrors()
     cpu = catalog.find("cpus", data.cpu)
     if cpu is None:
-        errors.add(f"{prefix}.cpu", f"Unknown CPU {data.cpu!r}: use a catalog slug or name.")
+        errors.add(
+            f"{prefix}.cpu",
+            _("Unknown CPU %(cpu)s: use a catalog slug or name.", cpu=repr(data.cpu)),
+        )
     elif data.cpu_count > cpu.max_sockets:
         errors.add(
             f"{prefix}.cpu_count",
-            f"{cpu.name} takes at most {cpu.max_sockets} socket(s), not {data.cpu_count}.",
+            ngettext(
+                "%(cpu)s takes at most %(n)s socket, not %(given)s.",
+                "%(cpu)s takes at most %(n)s sockets, not %(given)s.",
+                cpu.max_sockets,
+                cpu=cpu.name,
+                given=data.cpu_count,
+            ),
         )
     gpu = catalog.find("gpus", data.gpu)
     if gpu is None:
-        errors.add(f"{prefix}.gpu", f"Unknown GPU {data.gpu!r}: use a catalog slug or name.")
+        errors.add(
+            f"{prefix}.gpu",
+            _("Unknown GPU %(gpu)s: use a catalog slug or name.", gpu=repr(data.gpu)),
+        )
     elif data.nvlink and not gpu.has_nvlink:
-        errors.add(f"{prefix}.nvlink", f"{gpu.name} has no NVLink.")
+        errors.add(f"{prefix}.nvlink", _("%(gpu)s has no NVLink.", gpu=gpu.name))
     per_socket = tuple(data.gpus_per_socket or even_split(data.gpu_count, data.cpu_count))
     if len(per_socket) != data.cpu_count:
         errors.add(
             f"{prefix}.gpus_per_socket",
-            f"Give one count per socket: {data.cpu_count} socket(s), {len(per_socket)} counts.",
+            ngettext(
+                "Give one count per socket: %(n)s socket, %(counts)s counts.",
+                "Give one count per socket: %(n)s sockets, %(counts)s counts.",
+                data.cpu_count,
+                counts=len(per_socket),
+            ),
         )
     if any(count < 0 for count in per_socket):
-        errors.add(f"{prefix}.gpus_per_socket", "GPU counts cannot be negative.")
+        errors.add(f"{prefix}.gpus_per_socket", _("GPU counts cannot be negative."))
     elif sum(per_socket) != data.gpu_count:
         errors.add(
             f"{prefix}.gpus_per_socket",
-            f"The counts add up to {sum(per_socket)}, but gpu_count is {data.gpu_count}.",
+            _(
+                "The counts add up to %(total)s, but gpu_count is %(gpu_count)s.",
+                total=sum(per_socket),
+                gpu_count=data.gpu_count,
+            ),
         )
     platform = None
     if data.platform:
         platform = catalog.find("platforms", data.platform)
         if platform is None:
-            errors.add(f"{prefix}.platform", f"Unknown platform {data.platform!r}.")
+            errors.add(
+                f"{prefix}.platform",
+                _("Unknown platform %(platform)s.", platform=repr(data.platform)),
+            )
         else:
             for problem in _platform_errors(data, platform, cpu, gpu):
                 errors.add(f"{prefix}.platform", problem)
@@ -116,11 +172,16 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
     if data.nic:
         nic = catalog.find("nics", data.nic)
         if nic is None:
-            errors.add(f"{prefix}.nic", f"Unknown network card {data.nic!r}.")
+            errors.add(f"{prefix}.nic", _("Unknown network card %(nic)s.", nic=repr(data.nic)))
         elif data.nic_speed_gbps is not None and data.nic_speed_gbps != nic.speed_gbps:
             errors.add(
                 f"{prefix}.nic_speed_gbps",
-                f"{nic.name} runs at {nic.speed_gbps} Gb/s, not {data.nic_speed_gbps}.",
+                _(
+                    "%(nic)s runs at %(speed)s Gb/s, not %(given)s.",
+                    nic=nic.name,
+                    speed=nic.speed_gbps,
+                    given=data.nic_speed_gbps,
+                ),
             )
     errors.raise_if_any()
     nic_specs = {"nic_speed_gbps": data.nic_speed_gbps or 0}
@@ -169,17 +230,29 @@ def shape_errors(data: WorkloadIn, prefix: str = "workload") -> InputErrors:
         if kv_heads > heads:
             errors.add(
                 f"{prefix}.kv_heads",
-                f"kv_heads ({kv_heads}) cannot exceed attention_heads ({heads}).",
+                _(
+                    "kv_heads (%(kv_heads)s) cannot exceed attention_heads (%(heads)s).",
+                    kv_heads=kv_heads,
+                    heads=heads,
+                ),
             )
         elif heads % kv_heads:
             errors.add(
                 f"{prefix}.kv_heads",
-                f"attention_heads ({heads}) must be a multiple of kv_heads ({kv_heads}).",
+                _(
+                    "attention_heads (%(heads)s) must be a multiple of kv_heads (%(kv_heads)s).",
+                    heads=heads,
+                    kv_heads=kv_heads,
+                ),
             )
     if heads and hidden and hidden % heads:
         errors.add(
             f"{prefix}.attention_heads",
-            f"attention_heads ({heads}) must divide hidden_size ({hidden}).",
+            _(
+                "attention_heads (%(heads)s) must divide hidden_size (%(hidden)s).",
+                heads=heads,
+                hidden=hidden,
+            ),
         )
     if hidden:
         params = data.model_params_b * 1e9
@@ -189,14 +262,25 @@ def shape_errors(data: WorkloadIn, prefix: str = "workload") -> InputErrors:
             if described > SHAPE_PARAMS_MAX_RATIO * params:
                 errors.add(
                     f"{prefix}.hidden_size",
-                    f"{data.layers} layers of width {hidden} hold about {described / 1e9:.3g}B "
-                    f"parameters, far more than the model's {data.model_params_b:g}B.",
+                    _(
+                        "%(layers)s layers of width %(hidden)s hold about %(described)sB "
+                        "parameters, far more than the model's %(params)sB.",
+                        layers=data.layers,
+                        hidden=hidden,
+                        described=f"{described / 1e9:.3g}",
+                        params=f"{data.model_params_b:g}",
+                    ),
                 )
         elif (params - vocab * hidden) / (12 * hidden**2) > SHAPE_LAYERS_MAX:
             errors.add(
                 f"{prefix}.hidden_size",
-                f"hidden_size {hidden} is too small for a {data.model_params_b:g}B model: it would "
-                f"take more than {SHAPE_LAYERS_MAX} layers.",
+                _(
+                    "hidden_size %(hidden)s is too small for a %(params)sB model: it would take "
+                    "more than %(layers)s layers.",
+                    hidden=hidden,
+                    params=f"{data.model_params_b:g}",
+                    layers=SHAPE_LAYERS_MAX,
+                ),
             )
     return errors
 

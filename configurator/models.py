@@ -91,8 +91,17 @@ class Scenario(models.Model):
     """One of the guide's standard pairings (domain.md §3): the recommender's starting points."""
 
     code = models.CharField(_("code"), max_length=8, unique=True)
-    name = models.CharField(_("name"), max_length=120)
-    name_zh = models.CharField(_("Chinese name"), max_length=120, blank=True)
+    # One text in one language, shown through `translation.written`: the guide's recipes
+    # (S1–S3) as seeded are message ids and read in every page language from its catalogue;
+    # a name or result written here is shown as written, in every language.
+    name = models.CharField(
+        _("name"),
+        max_length=250,
+        help_text=_(
+            "Shown as written in every language, unless the translation catalogue has it (as "
+            "it has the field guide's recipes)."
+        ),
+    )
     for_train = models.BooleanField(_("training"), default=False)
     for_finetune = models.BooleanField(_("fine-tuning"), default=False)
     for_infer = models.BooleanField(_("inference"), default=False)
@@ -112,8 +121,15 @@ class Scenario(models.Model):
     memory_gb = models.PositiveIntegerField(
         _("recipe RAM GB"), help_text=_("A minimum; the rules may ask for more.")
     )
-    result = models.CharField(_("measured result"), max_length=300, blank=True)
-    result_zh = models.CharField(_("measured result in Chinese"), max_length=300, blank=True)
+    result = models.CharField(
+        _("measured result"),
+        max_length=610,
+        blank=True,
+        help_text=_(
+            "Shown as written in every language, unless the translation catalogue has it (as "
+            "it has the field guide's recipes)."
+        ),
+    )
     active = models.BooleanField(_("active"), default=True)
     history = HistoricalRecords(m2m_fields=[gpus])
 

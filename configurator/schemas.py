@@ -179,12 +179,17 @@ class MessageOut(Schema):
 class CheckOut(Schema):
     code: str
     status: Literal["pass", "fail", "warn", "na"]
-    title: str
-    title_zh: str
+    title: str = Field(description="The check's title in English, whatever the language asked")
+    title_zh: str = Field(
+        description="The title in Simplified Chinese (kept from v1; `title_translated` is the "
+        "title in the language asked, `title_message` its id)"
+    )
+    title_translated: str = Field(description="The title in the language asked (Accept-Language)")
     detail: str
     impact: str
     fix: str
     numbers: dict[str, float | int | str | bool | None]
+    title_message: MessageOut
     detail_message: MessageOut
     fix_message: MessageOut
     fix_change: dict[str, int | bool | str | list[int]] | None = Field(
@@ -198,6 +203,7 @@ class CheckOut(Schema):
 class PitfallOut(Schema):
     code: str
     title: str
+    title_translated: str = Field(description="The title in the language asked (Accept-Language)")
     detail: str
     impact: str
     fix: str

@@ -79,7 +79,7 @@ def scenario_spec(row: ScenarioRow) -> Scenario:
     gpus_min, gpus_max = gpu_count_range(row.gpu_count)
     return Scenario(
         code=row.code,
-        name=Written(row.name, zh=row.name_zh),
+        name=Written(row.name),
         modes=frozenset(mode for mode, on in modes.items() if on),
         params_min_b=row.params_min_b,
         params_max_b=row.params_max_b,
@@ -87,7 +87,7 @@ def scenario_spec(row: ScenarioRow) -> Scenario:
         cpu_slug=row.cpu.slug,
         platform_slug=row.platform.slug if row.platform else None,
         memory_gb=row.memory_gb,
-        result=Written(row.result, zh=row.result_zh),
+        result=Written(row.result),
         gpus_min=gpus_min,
         gpus_max=gpus_max,
     )

@@ -1,17 +1,22 @@
 """Actions: evaluate a build, publish a rule version."""
 
+from collections.abc import Callable
 from dataclasses import replace
+from functools import cache
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext
 
 from configurator import selectors
 from configurator.engine.build import Workload
-from configurator.engine.evaluate import evaluate
+from configurator.engine.evaluate import Evaluation, evaluate
 from configurator.engine.performance import Cluster, gpu_rent_note, performance
 from configurator.engine.pricing import build_monthly_price
 from configurator.engine.recommend import Recommendation, recommend
+from configurator.engine.registry import REGISTRY
 from configurator.engine.rule_validation import parameter_errors
 from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import (
@@ -29,7 +34,7 @@ from configurator.inputs import (
 )
 from configurator.models import RuleProfile, RuleSetVersion
 from configurator.schemas import EvaluateIn, RecommendIn, WorkloadIn
-from configurator.translation import localize, speaks_english
+from configurator.translation import check_title, localize, speaks_english
 
 
 class StaleVersion(Exception):
@@ -54,7 +59,11 @@ def rule_version_for(profile: str | None, *, path: str = "profile") -> RuleSetVe
     try:
         return selectors.rule_version_current(profile)
     except (RuleProfile.DoesNotExist, RuleSetVersion.DoesNotExist) as error:
-        raise InputErrors({path: [f"Unknown rule profile {profile!r}."]}) from error
+        raise InputErrors({path: [_unknown_profile(profile)]}) from error
+
+
+def _unknown_profile(profile: str | None) -> str:
+    return gettext("Unknown rule profile %(profile)s.") % {"profile": repr(profile)}
 
 
 def build_evaluate(
@@ -87,7 +96,7 @@ def build_evaluate(
         catalog.everything.find("nics", payload.build.nic or "") or None,
     )
     translate = _translate()
-    result = evaluation.as_dict(translate, price)
+    result = evaluation_dict(evaluation, translate, price)
     result["ruleset"] = version.as_dict()
     if workload is not None:
         work = performance(
@@ -112,6 +121,31 @@ def _translate():
     return str if speaks_english() else localize
 
 
+# api.md v1 answered each check's title in Chinese as `title_zh`. A documented field is never
+# dropped, so it stays, filled from that language's catalogue like every other text; the
+# request's language has `title_translated`, and `title_message` is the language-neutral id.
+TITLE_ZH_LANGUAGE = "zh-hans"
+
+
+@cache
+def _titles_zh() -> dict[str, str]:
+    # A title is fixed per code, and a process loads its catalogues once (as Django does):
+    # rendered once, not per answer (an evaluation has sixteen checks, /recommend many).
+    with translation.override(TITLE_ZH_LANGUAGE):
+        return {item.code: check_title(item.code) for item in REGISTRY}
+
+
+def evaluation_dict(
+    evaluation: Evaluation, translate: Callable[[str], str], price: float | None
+) -> dict[str, object]:
+    """Return an evaluation in the API's shape, its texts rendered by `translate`."""
+    result = evaluation.as_dict(translate, price)
+    titles = _titles_zh()
+    for check in result["checks"]:
+        check["title_zh"] = titles.get(check["code"], check["title"])
+    return result
+
+
 def _gpu_slug(workload: WorkloadIn, catalog) -> str | None:
     """Resolve the workload's preferred GPU (slug or name) or raise InputErrors."""
     if workload.gpu is None:
@@ -124,7 +158,7 @@ def _version_in(rules: selectors.RulesSnapshot, profile: str | None) -> selector
     """Return the current version of a named (or the default) profile, or raise InputErrors."""
     version = rules.current.get(profile or rules.default)
     if version is None:
-        raise InputErrors({"profile": [f"Unknown rule profile {profile!r}."]})
+        raise InputErrors({"profile": [_unknown_profile(profile)]})
     return version
 
 
@@ -196,7 +230,7 @@ def recommendation_dict(item: Recommendation, ruleset: dict[str, object]) -> dic
     """Return a recommendation in the API's shape: its build posts back to /evaluate as is."""
     build = item.build
     translate = _translate()
-    evaluation = item.evaluation.as_dict(translate, item.monthly_price)
+    evaluation = evaluation_dict(item.evaluation, translate, item.monthly_price)
     evaluation["ruleset"] = ruleset
     return {
         "build": {

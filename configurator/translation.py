@@ -1,17 +1,65 @@
-"""Render the engine's messages in the request's language (the active Django translation)."""
+"""Render the engine's messages in the request's language (the active Django translation).
 
+Every text the product shows is a message id: the engine's `Message`s and `Written` data
+(rendered here), Django's gettext everywhere else. No language is special: the active one is
+the request's (`LocaleMiddleware`), a PDF renders each text in each of `settings.PDF_LANGUAGES`
+(`in_languages`), and a language is added with one `LANGUAGES` entry and its catalogue.
+"""
+
+from collections.abc import Callable, Iterable, Mapping
+
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import get_language, gettext, ngettext
 
+from configurator.engine import evaluate  # noqa: F401  (registers every check)
 from configurator.engine.messages import Message, Written
+from configurator.engine.registry import REGISTRY
+
+# The language message ids are written in (the engine's `_()`, every gettext call): its texts
+# need no catalogue lookup, and a quote freezes its evaluation in it, ids beside.
+SOURCE_LANGUAGE = "en"
 
 
 def localize(text: str) -> str:
     """Return a finding's text in the active language; plain text is returned as it is."""
     if isinstance(text, Message | Written):
-        return text.render(gettext, ngettext, get_language() or "en")
+        return text.render(gettext, ngettext)
     return text
 
 
 def speaks_english() -> bool:
-    """Return whether the active language is English, the language the engine writes in."""
-    return (get_language() or "en").split("-")[0] == "en"
+    """Return whether the active language is the one message ids are written in (so the
+    engine's texts need no lookup)."""
+    return (get_language() or settings.LANGUAGE_CODE).split("-")[0] == SOURCE_LANGUAGE
+
+
+def written(text: str) -> str:
+    """Return text people wrote (a recipe's name or result, read from its row) in the active
+    language: its catalogue entry where it has one, else as written."""
+    return localize(Written(text))
+
+
+def check_title(code: str, fallback: str = "") -> str:
+    """Return a check's title in the active language, from the catalogue its code is
+    registered with; `fallback` (a title frozen with a quote) for a code no longer registered."""
+    return localize(REGISTRY.entry(code).title) if code in REGISTRY else fallback
+
+
+def localized_errors(errors: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:
+    """Return input errors (messages by field path) in the active language."""
+    return {
+        path: [str(localize(message)) for message in messages] for path, messages in errors.items()
+    }
+
+
+def in_languages(
+    render: Callable[[], object], languages: Iterable[str] | None = None
+) -> tuple[str, ...]:
+    """Return what `render` writes (a message, a lazy gettext string, a formatted text) in each
+    language given, by default each of the PDFs' (`settings.PDF_LANGUAGES`), in that order."""
+    rendered = []
+    for language in settings.PDF_LANGUAGES if languages is None else languages:
+        with translation.override(language):
+            rendered.append(str(localize(render())))
+    return tuple(rendered)

@@ -2,11 +2,13 @@
 no throttle counts (sign-in failures per address, quote requests)."""
 
 import os
+import struct
 
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import Group
 from django.core.cache import caches
+from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
 from configurator.roles import ARCHITECTS, PRESALES
@@ -60,3 +62,56 @@ def architect_client(client, architect):
 def presales_client(client, presales):
     client.force_login(presales)
     return client
+
+
+# Page languages the project has no catalogue of: they prove that no language is special. ------
+
+
+def compiled_catalogue(entries: dict[str, str]) -> bytes:
+    """Return a GNU .mo catalogue of `entries` (msgid → msgstr), laid out as msgfmt writes it."""
+    header = "Content-Type: text/plain; charset=UTF-8\nPlural-Forms: nplurals=1; plural=0;\n"
+    items = sorted({"": header, **entries}.items())
+    ids = strs = b""
+    offsets = []
+    for msgid, msgstr in items:
+        key, value = msgid.encode(), msgstr.encode()
+        offsets.append((len(ids), len(key), len(strs), len(value)))
+        ids, strs = ids + key + b"\0", strs + value + b"\0"
+    count = len(items)
+    ids_at = 7 * 4 + 16 * count
+    strs_at = ids_at + len(ids)
+    table = [n for at, size, _, _ in offsets for n in (size, ids_at + at)]
+    table += [n for _, _, at, size in offsets for n in (size, strs_at + at)]
+    head = struct.pack("<7I", 0x950412DE, 0, count, 28, 28 + 8 * count, 0, 0)
+    return head + struct.pack(f"<{len(table)}I", *table) + ids + strs
+
+
+# A third page language with a catalogue of a few entries: a check's title, a recipe's name, an
+# input error, a PDF label (the words are Japanese; the entries are all the catalogue has).
+JAPANESE = {
+    "Legacy PCIe 3.0 platform carrying several GPUs": "複数 GPU を載せた旧式 PCIe 3.0 基盤",
+    "Mid-size distributed training": "中規模の分散学習",
+    "Unknown CPU %(cpu)s: use a catalog slug or name.": "不明な CPU %(cpu)s です。",
+    "Quotation": "見積書",
+}
+
+
+@pytest.fixture
+def japanese(settings, tmp_path):
+    """Add Japanese to the page languages with the tiny catalogue above, and nothing else."""
+    folder = tmp_path / "ja" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "django.mo").write_bytes(compiled_catalogue(JAPANESE))
+    settings.LOCALE_PATHS = [tmp_path, *settings.LOCALE_PATHS]
+    settings.LANGUAGES = [*settings.LANGUAGES, ("ja", "Japanese")]
+    yield "ja"
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture
+def french(settings):
+    """Add French to the page languages with no catalogue of the project's: every text falls
+    back to its English id (Django's own words are French, in Latin script)."""
+    settings.LANGUAGES = [*settings.LANGUAGES, ("fr", "French")]
+    yield "fr"
+    translation.activate(settings.LANGUAGE_CODE)

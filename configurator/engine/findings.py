@@ -33,7 +33,6 @@ class Finding:
     code: str
     status: Status
     title: str
-    title_zh: str
     detail: str
     impact: str = ""
     fix: str = ""
@@ -61,14 +60,14 @@ class Finding:
             "code": self.code,
             "status": str(self.status),
             "title": str(self.title),
-            "title_zh": self.title_zh,
+            "title_translated": translate(self.title),
             "detail": translate(self.detail),
             "impact": translate(self.impact),
             "fix": translate(self.fix),
             "numbers": dict(self.numbers),
             "fix_change": self.change.as_dict() if self.change else None,
         }
-        for key, text in (("detail", self.detail), ("fix", self.fix)):
+        for key, text in (("title", self.title), ("detail", self.detail), ("fix", self.fix)):
             # A text not yet written as a message is its own id, with no parameters.
             message = text.as_dict() if isinstance(text, Message) else None
             shape[f"{key}_message"] = message or {"message_id": text, "params": {}}
@@ -79,6 +78,7 @@ class Finding:
         return {
             "code": self.code,
             "title": str(self.title),
+            "title_translated": translate(self.title),
             "detail": translate(self.detail),
             "impact": translate(self.impact),
             "fix": translate(self.fix),
@@ -88,7 +88,7 @@ class Finding:
 def passed(code: str, detail: str, numbers: dict[str, float | int] | None = None) -> Finding:
     """Report a check that the build meets."""
     entry = REGISTRY.entry(code)
-    return Finding(code, Status.PASS, entry.title, entry.title_zh, detail, numbers=numbers or {})
+    return Finding(code, Status.PASS, entry.title, detail, numbers=numbers or {})
 
 
 def failed(
@@ -104,7 +104,7 @@ def failed(
     for, when it names none)."""
     entry = REGISTRY.entry(code)
     return Finding(
-        code, Status.FAIL, entry.title, entry.title_zh, detail, entry.impact, fix, numbers or {},
+        code, Status.FAIL, entry.title, detail, entry.impact, fix, numbers or {},
         change, picks,
     )  # fmt: skip
 
@@ -120,7 +120,7 @@ def warned(
     """Report a build that is accepted but not as it is deployed, with a concrete fix."""
     entry = REGISTRY.entry(code)
     return Finding(
-        code, Status.WARN, entry.title, entry.title_zh, detail, entry.impact, fix, numbers or {},
+        code, Status.WARN, entry.title, detail, entry.impact, fix, numbers or {},
         change, picks,
     )  # fmt: skip
 
@@ -130,7 +130,7 @@ def not_applicable(
 ) -> Finding:
     """Report a check that does not apply to this build or workload."""
     entry = REGISTRY.entry(code)
-    return Finding(code, Status.NA, entry.title, entry.title_zh, detail, numbers=numbers or {})
+    return Finding(code, Status.NA, entry.title, detail, numbers=numbers or {})
 
 
 def num(value: float) -> str:

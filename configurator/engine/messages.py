@@ -53,11 +53,10 @@ class Message(str):
     def count(self) -> int | None:
         return self._parts[3]
 
-    def render(self, gettext: Gettext, ngettext: Ngettext, language: str = "en") -> str:
-        """Return the text in the language `gettext` and `ngettext` translate into; `language`
-        (its code) picks the version of any `Written` text among the parameters."""
+    def render(self, gettext: Gettext, ngettext: Ngettext) -> str:
+        """Return the text in the language `gettext` and `ngettext` translate into."""
         msgid, params, plural, count = self._parts
-        return _render(msgid, plural, count, params, gettext, ngettext, language)
+        return _render(msgid, plural, count, params, gettext, ngettext)
 
     def as_dict(self) -> dict[str, object]:
         """Return the message id and its parameters as JSON-ready data."""
@@ -77,12 +76,9 @@ def _render(
     params: Mapping[str, object],
     gettext: Gettext,
     ngettext: Ngettext,
-    language: str,
 ) -> str:
     values = {
-        key: value.render(gettext, ngettext, language)
-        if isinstance(value, Message | Written)
-        else value
+        key: value.render(gettext, ngettext) if isinstance(value, Message | Written) else value
         for key, value in params.items()
     }
     template = gettext(msgid) if plural is None else ngettext(msgid, plural, count or 0)
@@ -90,17 +86,13 @@ def _render(
 
 
 class Written(str):
-    """Text people wrote in each language, kept as data (a recipe's name, its measured result),
-    not in a catalogue: its `str` value is the English; rendered, the version written in the
-    language asked for (by its code's first part, `zh` for `zh-hans`), else the English."""
+    """Text people wrote, kept as data (a recipe's name, its measured result), not a message
+    the code composes: rendered, its entry in the translation catalogue where the catalogue has
+    one (the guide's recipes, `catalogue.GUIDE_RECIPES`), else the text exactly as written."""
 
-    def __new__(cls, english: str, **versions: str) -> Written:
-        self = super().__new__(cls, english)
-        self._versions = {code: text for code, text in versions.items() if text}
-        return self
-
-    def render(self, gettext: Gettext, ngettext: Ngettext, language: str = "en") -> str:
-        return self._versions.get(language.split("-")[0].lower(), str(self))
+    def render(self, gettext: Gettext, ngettext: Ngettext) -> str:
+        # gettext("") is the catalogue's header, not a translation of nothing.
+        return gettext(str(self)) if self else ""
 
 
 def _(msgid: str, **params: object) -> Message:

@@ -1,8 +1,9 @@
 """The one registry of checks: each check is registered once, with everything said about it.
 
 A registration names the check's stable code (api.md), its function, its catalogue entry
-(English and Chinese title, the measured impact and, where the guide measured it as a factor
-on the time a job takes, its `loss`; the source of the rule), its kind (pitfall, baseline
+(its title and the measured impact, message ids rendered in each language from its
+catalogue, and, where the guide measured it as a factor on the time a job takes, its `loss`;
+the source of the rule), its kind (pitfall, baseline
 dimension, a check of the workload, or of what the platform holds), whether it reads only
 the CPU side of a build (`cpu_side`: the recommender's prefilter) and whether another CPU on
 the same platform may change its outcome (`cpu_sensitive`: the recommender then tries the
@@ -51,10 +52,10 @@ class CheckKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class CatalogueEntry:
-    """The fixed text of one check: what it is called and what breaking it costs."""
+    """The fixed text of one check: what it is called and what breaking it costs (message
+    ids, rendered in each language from its catalogue)."""
 
     title: str
-    title_zh: str
     impact: str
     source: str  # where the rule and its measured loss come from
     loss: Loss | None = None  # the measured loss as a factor on a job's time, where known

@@ -32,7 +32,7 @@ class FleetAudit(LeasedJob):
     )
     progress = models.FloatField(_("progress"), default=0)
     rows_read = models.PositiveIntegerField(_("rows read"), default=0)
-    language = models.CharField(_("language"), max_length=16, default="en")
+    language = models.CharField(_("language"), max_length=16, default=settings.LANGUAGE_CODE)
     profile = models.CharField(_("rule profile"), max_length=64, blank=True)
     rule_version = models.PositiveIntegerField(_("rule version"), null=True, blank=True)
     summary = models.JSONField(_("summary"), default=dict, blank=True)

@@ -2,7 +2,8 @@
 
 reportlab's platypus lays them out in the quote PDF's TrueType CJK font (WenQuanYi Micro Hei,
 embedded as a subset, so a reader without Chinese fonts sees every glyph), and every label is
-written in English and Chinese. Every Paragraph's text goes through `pdf_markup` (via
+a message id written in each of the PDF's languages (`settings.PDF_LANGUAGES`, through
+`translation.in_languages`). Every Paragraph's text goes through `pdf_markup` (via
 `_paragraph`): a host name or a DIMM locator is shown as written, never read as markup.
 """
 
@@ -11,8 +12,9 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 
-from django.utils import timezone, translation
-from django.utils.translation import gettext_lazy
+from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_RIGHT
 from reportlab.lib.pagesizes import A4, landscape
@@ -24,9 +26,9 @@ from reportlab.platypus.flowables import HRFlowable
 from configurator.fleet.models import NodeProbe
 from configurator.fleet.monthly import COLUMNS, monthly_rows
 from configurator.fleet.probe_report import finding_text, finding_title
-from configurator.fleet.selectors import code_legend
 from configurator.pdf_markup import markup, markup_lines
 from configurator.quotes.pdf import font
+from configurator.translation import check_title, in_languages
 
 FONT = font()
 TITLE = ParagraphStyle("title", fontName=FONT, fontSize=16, leading=22, spaceAfter=6)
@@ -38,7 +40,14 @@ SMALL_NUMBER = ParagraphStyle("small-number", parent=SMALL, alignment=TA_RIGHT)
 # them: the failing checks get the room, a figure the width of its header's longest word.
 MONTHLY_WIDTHS = [15, 16, 14, 17, 19, 19, 16, 40, 24, 24, 26, 17, 18]
 BAD = ParagraphStyle("bad", parent=BODY, textColor=colors.HexColor("#b3261e"))
-NO_MONTHS = gettext_lazy("No finished audit, probe or quote yet.")
+NO_MONTHS = _("No finished audit, probe or quote yet.")
+REPORT = _("Hardware balance report")
+MONTHLY = _("Monthly node performance report")
+# The probe page's own sentence (templates/fleet/probe.html), so both say the same.
+PROBED = gettext_noop("Probed %(when)s; rules %(profile)s, version %(version)s.")
+VERDICTS = {"accept": _("accept"), "reject": _("reject")}
+YES, NO = _("yes"), _("no")
+SHARE = pgettext_lazy("a part of all the nodes", "share")
 
 # A table cell: one text, or several lines of text. Either is escaped into markup.
 Cell = object | tuple[object, ...]
@@ -81,37 +90,39 @@ def _document(story: list, title: str, pagesize=A4) -> bytes:
     return out.getvalue()
 
 
-def _in_both(render: Callable[[], object]) -> tuple[str, str]:
-    """Return a text rendered in English and in Chinese."""
-    texts = []
-    for language in ("en", "zh-hans"):
-        with translation.override(language):
-            texts.append(str(render()))
-    return texts[0], texts[1]
+def _both(text: object) -> str:
+    """Return a label in each of the PDF's languages, ' · ' between (once when they agree)."""
+    return " · ".join(dict.fromkeys(in_languages(lambda: text)))
+
+
+def _lines(render: Callable[[], object]) -> tuple[str, ...]:
+    """Return a sentence in each of the PDF's languages, one line each."""
+    return tuple(dict.fromkeys(in_languages(render)))
 
 
 def probe_pdf(probe: NodeProbe) -> bytes:
-    """Return a probed node's hardware balance report as a PDF, in English and Chinese."""
+    """Return a probed node's hardware balance report as a PDF, in the PDF's languages."""
     balance = probe.balance or {}
-    verdict = {"accept": "accept · 通过", "reject": "reject · 不通过"}.get(probe.verdict, "—")
+    verdict = _both(VERDICTS[probe.verdict]) if probe.verdict in VERDICTS else "—"
+    probed = {
+        "when": f"{timezone.localtime(probe.created_at):%Y-%m-%d %H:%M}",
+        "profile": probe.profile,
+        "version": probe.rule_version,
+    }
     story = [
-        _paragraph(f"Hardware balance report · 硬件均衡报告 — {probe}", TITLE),
-        _paragraph(
-            f"Probed · 探测时间 {timezone.localtime(probe.created_at):%Y-%m-%d %H:%M}; "
-            f"rules · 规则 {probe.profile} v{probe.rule_version}",
-            BODY,
-        ),
+        _paragraph(f"{_both(REPORT)} — {probe}", TITLE),
+        _paragraph(_lines(lambda: gettext(PROBED) % probed), BODY),
         HRFlowable(width="100%", color=colors.HexColor("#dde2ea")),
-        _paragraph("Verdict · 结论", HEADING),
+        _paragraph(_both(_("Verdict")), HEADING),
         _table(
             [
                 [
-                    "verdict · 结论",
-                    "balance · 均衡评分",
-                    "CPU threads · 线程",
-                    "PCIe lanes · 通道",
-                    "memory · 内存",
-                    "failing · 未通过",
+                    _both(_("verdict")),
+                    _both(_("Balance score")),
+                    _both(_("CPU threads")),
+                    _both(_("PCIe lanes")),
+                    _both(_("Memory")),
+                    _both(_("Failing checks")),
                 ],
                 [
                     verdict,
@@ -123,7 +134,7 @@ def probe_pdf(probe: NodeProbe) -> bytes:
                 ],
             ]
         ),
-        _paragraph("Build · 配置", HEADING),
+        _paragraph(_both(_("Build")), HEADING),
     ]
     if probe.build:
         build = probe.build
@@ -131,57 +142,52 @@ def probe_pdf(probe: NodeProbe) -> bytes:
             _paragraph(
                 f"{build['cpu_count']} × {build['cpu']}, {build['gpu_count']} × {build['gpu']} "
                 f"({'+'.join(map(str, build['gpus_per_socket']))}), {build['memory_gb']} GB, "
-                f"ECC {'yes · 是' if build['memory_ecc'] else 'no · 否'}, "
-                f"NVLink {'yes · 是' if build['nvlink'] else 'no · 否'}, {build['psu_watts']} W",
+                f"ECC {_both(YES if build['memory_ecc'] else NO)}, "
+                f"NVLink {_both(YES if build['nvlink'] else NO)}, {build['psu_watts']} W",
                 BODY,
             )
         )
     else:
-        story.append(
-            _paragraph(
-                "No rules verdict: a part is not in the catalog · 无规则结论：有部件不在目录中", BAD
-            )
-        )
-    story.append(_paragraph("Hardware findings · 硬件发现", HEADING))
-    rows: list[list[Cell]] = [["fault · 问题", "finding · 发现"]]
+        story.append(_paragraph(_both(_("No rules verdict: a part is not in the catalog.")), BAD))
+    story.append(_paragraph(_both(_("Hardware findings")), HEADING))
+    rows: list[list[Cell]] = [[_both(_("fault")), _both(_("finding"))]]
     rows += [
-        [_in_both(lambda f=f: finding_title(f)), _in_both(lambda f=f: finding_text(f))]
+        [_lines(lambda f=f: finding_title(f)), _lines(lambda f=f: finding_text(f))]
         for f in probe.findings
     ]
     story.append(_table(rows, [40 * mm, 138 * mm]) if probe.findings else _paragraph("—", BODY))
-    return _document(story, f"Hardware balance report {probe}")
+    return _document(story, f"{_both(REPORT)} {probe}")
 
 
 def monthly_pdf(months: list[dict[str, object]]) -> bytes:
-    """Return the monthly node performance report as a PDF, in English and Chinese.
+    """Return the monthly node performance report as a PDF, in the PDF's languages.
 
     Its table is the page's (`monthly.COLUMNS`), then each month's failing checks by name.
     """
     story = [
-        _paragraph("Monthly node performance report · 月度节点性能报告", TITLE),
+        _paragraph(_both(MONTHLY), TITLE),
         _table(
-            [[_in_both(lambda c=column: c.label) for column in COLUMNS]]
+            [[_lines(lambda c=column: c.label) for column in COLUMNS]]
             + [[cell.text for cell in row] for row in monthly_rows(months)],
             [width * mm for width in MONTHLY_WIDTHS],
             [SMALL_NUMBER if column.numeric else SMALL for column in COLUMNS],
         )
         if months
-        else _paragraph(_in_both(lambda: NO_MONTHS), BODY),
+        else _paragraph(_lines(lambda: NO_MONTHS), BODY),
     ]
     for month in months:
         if not month["codes"]:
             continue
-        titles = dict(code_legend([code for code, _count, _share in month["codes"]]))
-        story.append(_paragraph(f"{month['month']} — failing checks · 未通过的检查", HEADING))
+        story.append(_paragraph(f"{month['month']} — {_both(_('failing checks'))}", HEADING))
         story.append(
             _table(
-                [["check · 检查", "nodes · 节点", "share · 占比"]]
+                [[_both(_("Check")), _both(_("nodes")), _both(SHARE)]]
                 + [
-                    [(code, titles[code]), count, f"{share:.1%}"]
+                    [(code, _both(check_title(code, code))), count, f"{share:.1%}"]
                     for code, count, share in month["codes"]
                 ],
                 [120 * mm, 30 * mm, 30 * mm],
             )
         )
         story.append(Spacer(1, 4 * mm))
-    return _document(story, "Monthly node performance report", landscape(A4))
+    return _document(story, _both(MONTHLY), landscape(A4))

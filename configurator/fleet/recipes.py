@@ -22,9 +22,8 @@ from configurator.selectors import gpu_count_range
 @dataclass(frozen=True)
 class RecipeBuild:
     code: str
-    name: str
+    name: str  # as written in the recipe's row; shown through `translation.written`
     build: Build
-    name_zh: str = ""
 
     @property
     def label(self) -> str:
@@ -63,5 +62,5 @@ def recipe_builds(catalog: Catalog, rules: RuleParams) -> list[RecipeBuild]:
                 nvme_bays=platform.nvme_bays if platform else None,
             )
             build = replace(draft, psu_watts=power_budget(draft, rules).required_w)
-            found.append(RecipeBuild(row.code, row.name, build, row.name_zh))
+            found.append(RecipeBuild(row.code, row.name, build))
     return found

@@ -11,7 +11,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from configurator.engine.build import Build
-from configurator.engine.evaluate import REGISTRY
 from configurator.fleet.audit import UTILISATION_BALANCED, UTILISATION_MISMATCHED
 from configurator.fleet.charts import bars
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
@@ -20,6 +19,7 @@ from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import row_build
 from configurator.quotes.models import Lead, Quote, QuoteEvent
 from configurator.selectors import snapshots
+from configurator.translation import check_title
 
 BANDS = ((0, 50), (50, 70), (70, 85), (85, 101))
 
@@ -66,10 +66,8 @@ def audit_charts(audit: FleetAudit) -> dict[str, object]:
 
 
 def code_legend(codes) -> list[tuple[str, str]]:
-    """Return (code, English and Chinese title) for each check code given."""
-    return [
-        (code, f"{REGISTRY.entry(code).title} · {REGISTRY.entry(code).title_zh}") for code in codes
-    ]
+    """Return (code, title in the request's language) for each check code given."""
+    return [(code, check_title(code, code)) for code in codes]
 
 
 def utilisation_figures() -> dict[str, float]:

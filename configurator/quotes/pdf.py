@@ -1,9 +1,10 @@
 """The bilingual quote PDF, drawn with reportlab from the quote's frozen content only.
 
-Every label appears in English and Simplified Chinese (both from the translation catalog), so
-one document serves both readers. Text uses WenQuanYi Micro Hei, a TrueType CJK font shipped in
-static/fonts/ (Apache-2.0, see its licence file) and embedded as a subset: a reader without
-Chinese fonts still sees every glyph. Nothing here reads the live catalog or rules.
+Every label appears in each of the PDF's languages (`settings.PDF_LANGUAGES`: English and
+Simplified Chinese, each from its translation catalogue), so one document serves both readers.
+Text uses WenQuanYi Micro Hei, a TrueType CJK font shipped in static/fonts/ (Apache-2.0, see
+its licence file) and embedded as a subset: a reader without Chinese fonts still sees every
+glyph. Nothing here reads the live catalog or rules.
 """
 
 from decimal import Decimal
@@ -12,7 +13,6 @@ from io import BytesIO
 from pathlib import Path
 
 from django.conf import settings
-from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
@@ -33,6 +33,7 @@ from reportlab.platypus import (
 
 from configurator.pdf_markup import markup, markup_lines
 from configurator.quotes.models import Quote, Status
+from configurator.translation import check_title, in_languages
 
 FONT = "WenQuanYiMicroHei"
 FONT_FILE = Path(settings.BASE_DIR) / "static" / "fonts" / "wqy-microhei.ttc"
@@ -67,12 +68,9 @@ def font() -> str:
 
 
 def both(text) -> str:
-    """Return a translatable label as 'English 中文' (one language when they are the same)."""
-    with translation.override("en"):
-        english = str(text)
-    with translation.override("zh-hans"):
-        chinese = str(text)
-    return english if english == chinese else f"{english} {chinese}"
+    """Return a translatable label in each of the PDF's languages, a space between (once when
+    they are the same)."""
+    return " ".join(dict.fromkeys(in_languages(lambda: text)))
 
 
 def _styles() -> dict[str, ParagraphStyle]:
@@ -161,16 +159,14 @@ def _superseded(quote: Quote, styles) -> list:
     ]
 
 
-def _term_total(months: int) -> tuple[str, str]:
-    """Return "Term total, N months" in English and in Chinese (the pages' words)."""
-    lines = []
-    for language in ("en", "zh-hans"):
-        with translation.override(language):
-            lines.append(
-                ngettext("Term total, %(months)s month", "Term total, %(months)s months", months)
-                % {"months": months}
-            )
-    return lines[0], lines[1]
+def _term_total(months: int) -> tuple[str, ...]:
+    """Return "Term total, N months" in each of the PDF's languages (the pages' words)."""
+    return in_languages(
+        lambda: (
+            ngettext("Term total, %(months)s month", "Term total, %(months)s months", months)
+            % {"months": months}
+        )
+    )
 
 
 def _bom(quote: Quote, styles) -> list:
@@ -230,7 +226,8 @@ def _checks(quote: Quote, styles) -> list:
     marks = []
     for index, check in enumerate(quote.evaluation["checks"], start=1):
         mark, color = MARKS.get(check["status"], ("?", MUTED))
-        title = f"{check['title']} · {check.get('title_zh') or ''}".rstrip(" ·")
+        titles = in_languages(lambda check=check: check_title(check["code"], check["title"]))
+        title = " · ".join(dict.fromkeys(titles))
         rows.append(
             [
                 check["code"],
@@ -344,23 +341,16 @@ def numa_diagram(build: dict[str, object]) -> Drawing:
     return drawing
 
 
-def both_lines(template, params: dict[str, object]) -> tuple[str, str]:
-    """Return a translatable sentence with its parameters, in English and in Chinese."""
-    lines = []
-    for language in ("en", "zh-hans"):
-        with translation.override(language):
-            lines.append(str(template) % params)
-    return lines[0], lines[1]
+def both_lines(template, params: dict[str, object]) -> tuple[str, ...]:
+    """Return a translatable sentence with its parameters, in each of the PDF's languages."""
+    return in_languages(lambda: str(template) % params)
 
 
 def _sized_for(quote: Quote, styles) -> list:
-    """Say in both languages what workload the build was sized for, and the build in short."""
-    lines = []
-    for language in ("en", "zh-hans"):
-        with translation.override(language):
-            lines.append(
-                f"{_('Sized for')}: {quote.workload_summary} · {_('Build')}: {quote.build_summary}"
-            )
+    """Say in each language what workload the build was sized for, and the build in short."""
+    lines = in_languages(
+        lambda: f"{_('Sized for')}: {quote.workload_summary} · {_('Build')}: {quote.build_summary}"
+    )
     return [Spacer(0, 2 * mm)] + [Paragraph(markup(line), styles["base"]) for line in lines]
 
 

@@ -38,6 +38,7 @@ from configurator.quotes.models import (
 )
 from configurator.quotes.selectors import quote_bom
 from configurator.schemas import BuildIn, EvaluateIn, WorkloadIn
+from configurator.translation import SOURCE_LANGUAGE
 
 CENT = Decimal("0.01")
 
@@ -159,7 +160,7 @@ def quote_content(
     bom, explicit = quote_bom(build=build)
     # Frozen in English with each text's message id (detail_message, fix_message), whatever
     # language the author works in: a quote reads the same to everyone who opens it.
-    with translation.override("en"):
+    with translation.override(SOURCE_LANGUAGE):
         evaluation = configurator_services.build_evaluate(
             EvaluateIn(build=explicit, workload=workload, profile=None)
         )

@@ -22,6 +22,7 @@ from configurator.quotes import links, selectors, services
 from configurator.quotes.api import pdf_response
 from configurator.quotes.forms import QuoteForm, QuoteStartForm, TransitionForm
 from configurator.quotes.models import REQUOTABLE, Quote, Status
+from configurator.translation import localized_errors
 
 staff_quotes = permission_required("quotes.view_quote", raise_exception=True)
 
@@ -53,7 +54,7 @@ def quote_list(request: HttpRequest) -> HttpResponse:
 
 
 def _apply_errors(form: QuoteForm, errors: dict[str, list[str]]) -> None:
-    for path, messages in errors.items():
+    for path, messages in localized_errors(errors).items():
         field = path.split(".", 1)[0]
         for message in messages:
             form.add_error(field if field in form.fields else None, f"{path}: {message}")
@@ -237,7 +238,7 @@ def quote_transition(request: HttpRequest, number: str) -> HttpResponse:
         return _refused(request, quote, refused)
     except InputErrors as error:
         quote.refresh_from_db()
-        errors = [m for messages in error.errors.values() for m in messages]
+        errors = [m for messages in localized_errors(error.errors).values() for m in messages]
         template = "quotes/detail.html" + ("#quote-panel" if request.htmx else "")
         return render(request, template, _detail_context(request, quote, errors=errors), status=400)
     if request.POST.get("next") == "review":

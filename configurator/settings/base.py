@@ -16,7 +16,6 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
-from django.utils.translation import gettext_lazy as _
 
 from configurator.env import env_bool, env_int, env_list
 
@@ -206,9 +205,17 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# The page languages: the language switch lists them, each by its own name (Django's
+# language info, so the names here are not shown and not translated: a new language needs no
+# entry in the other catalogues). A language is added with one entry here and its catalogue,
+# locale/<locale>/LC_MESSAGES/django.po (README, "Translations"); no code names a language.
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese"))]
+LANGUAGES = [("en", "English"), ("zh-hans", "Simplified Chinese")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The languages every PDF (the quote, the probe report, the monthly report) is written in, each
+# label in each of them, in this order: one document serves a reader of either. Each is in
+# LANGUAGES (a system check says so) and the PDF font has its glyphs (static/fonts/).
+PDF_LANGUAGES = ["en", "zh-hans"]
 TIME_ZONE = "Asia/Shanghai"
 USE_I18N = True
 USE_TZ = True

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 from catalog.kinds import KINDS
 from configurator import selectors
 from configurator.selectors import CatalogSnapshot
-from configurator.translation import localize
+from configurator.translation import check_title, localize
 from configurator.web.configuration import (
     WORK_FIELDS,
     WORKLOAD_FIELDS,
@@ -62,10 +62,6 @@ SUB_SCORES = (
     ("pcie_lanes", _("PCIe lane headroom")),
     ("memory", _("Memory headroom")),
 )
-
-
-def chinese() -> bool:
-    return (get_language() or "").startswith("zh")
 
 
 def localized(value: object) -> str:
@@ -210,7 +206,6 @@ def check_rows(
     if not evaluation:
         return []
     fixes = fixes or {}
-    zh = chinese()
     scale = _price_scale(evaluation, monthly_price)
     losses = {
         pitfall["code"]: pitfall["monthly_loss"] * scale
@@ -224,7 +219,7 @@ def check_rows(
                 "code": check["code"],
                 "status": check["status"],
                 "status_label": STATUS_LABELS.get(check["status"], check["status"]),
-                "title": check["title_zh"] if zh and check.get("title_zh") else check["title"],
+                "title": check_title(check["code"], check["title"]),
                 "detail": check["detail"],
                 "impact": check["impact"],
                 "fix": check["fix"],

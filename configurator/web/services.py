@@ -23,7 +23,7 @@ from configurator.engine.rules import RuleParams
 from configurator.inputs import InputErrors, build_from_input, workload_from_input
 from configurator.quotes.services import AssessedBuild
 from configurator.schemas import BuildIn, EvaluateIn, RecommendIn, WorkloadIn
-from configurator.translation import localize
+from configurator.translation import localize, localized_errors
 from configurator.web.configuration import Configuration, WorkloadChoice
 from configurator.web.fixes import Fix, Judge, fix_for, fixes_for
 from configurator.web.options import complete
@@ -86,7 +86,10 @@ def configuration_assess(
     try:
         evaluation = services.build_evaluate(payload, snapshot=snapshot)
     except InputErrors as error:
-        errors = {path.split(".", 1)[-1]: messages for path, messages in error.errors.items()}
+        errors = {
+            path.split(".", 1)[-1]: messages
+            for path, messages in localized_errors(error.errors).items()
+        }
     bill = bill_of_materials(config, catalog.everything)
     return Assessment(config, workload, evaluation, bill, errors)
 

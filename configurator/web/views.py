@@ -6,6 +6,7 @@ such view says `Vary: HX-Request`.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required, permission_required
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
@@ -174,7 +175,9 @@ def quote(request: HttpRequest) -> HttpResponse:
         phone=form.cleaned_data["phone"],
     )
     lead = quote_services.lead_submit(
-        customer=customer, assessed=assessment.assessed_build(), language=get_language() or "en"
+        customer=customer,
+        assessed=assessment.assessed_build(),
+        language=get_language() or settings.LANGUAGE_CODE,
     )
     return render(request, template, {"lead": lead, "permalink": assessment.permalink_query})
 

@@ -143,7 +143,7 @@ def test_failed_findings_carry_impact_and_fix_passing_ones_do_not() -> None:
             assert finding.impact and finding.fix, finding.code
         else:
             assert not finding.impact and not finding.fix, finding.code
-        assert finding.title and finding.title_zh and finding.detail
+        assert finding.title and finding.detail
 
 
 def test_as_dict_has_the_api_shape_and_is_json() -> None:
@@ -151,9 +151,13 @@ def test_as_dict_has_the_api_shape_and_is_json() -> None:
     assert set(body) == {"verdict", "pitfalls", "checks", "balance"}
     assert body["verdict"] == "reject"
     assert [p["code"] for p in body["pitfalls"]] == ["P3"]
-    assert set(body["pitfalls"][0]) == {"code", "title", "detail", "impact", "fix"}
+    assert set(body["pitfalls"][0]) == {
+        "code", "title", "title_translated", "detail", "impact", "fix"
+    }  # fmt: skip
     assert [c["code"] for c in body["checks"]] == list(CHECK_CODES)
-    assert set(body["checks"][0]) >= {"code", "status", "title", "detail", "title_zh", "numbers"}
+    assert set(body["checks"][0]) >= {
+        "code", "status", "title", "title_translated", "title_message", "detail", "numbers"
+    }  # fmt: skip
     assert set(body["balance"]) == {
         "cpu_threads",
         "pcie_lanes",

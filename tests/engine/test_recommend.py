@@ -337,7 +337,7 @@ def test_a_cpu_side_check_in_the_registry_is_used_by_the_search(monkeypatch):
         from configurator.engine.findings import Finding, Status
 
         status = Status.FAIL if "EPYC" in build.cpu.name else Status.PASS
-        return Finding("no_epyc", status, "No EPYC", "无 EPYC", "test")
+        return Finding("no_epyc", status, "No EPYC", "test")
 
     registered = RegisteredCheck(
         "no_epyc", no_epyc, REGISTRY.entry("P1"), CheckKind.WORKLOAD, cpu_side=True

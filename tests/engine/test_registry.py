@@ -12,6 +12,7 @@ import pytest
 
 from configurator.engine import checks
 from configurator.engine.evaluate import CHECK_CODES
+from configurator.engine.messages import Message
 from configurator.engine.performance import BALANCE_LOSS, LOSSES
 from configurator.engine.recommend import search
 from configurator.engine.registry import (
@@ -23,7 +24,7 @@ from configurator.engine.registry import (
     UnlistedCheckModule,
 )
 
-ENTRY = CatalogueEntry(title="t", title_zh="标题", impact="i", source="s")
+ENTRY = CatalogueEntry(title="t", impact="i", source="s")
 
 
 def test_a_code_registered_twice_is_refused():
@@ -74,10 +75,10 @@ def test_cpu_side_prefilter_holds_the_checks_the_cpu_alone_decides():
     }
 
 
-def test_every_registered_check_has_both_titles_an_impact_and_a_source():
+def test_every_registered_check_has_a_title_an_impact_and_a_source_as_message_ids():
     for item in REGISTRY:
-        assert item.entry.title and item.entry.title_zh, item.code
-        assert item.entry.impact and item.entry.source, item.code
+        assert isinstance(item.entry.title, Message) and item.entry.title, item.code
+        assert isinstance(item.entry.impact, Message) and item.entry.source, item.code
 
 
 # The registry is complete whatever is imported first. ---------------------------------------

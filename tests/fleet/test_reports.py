@@ -1,6 +1,7 @@
 """The monthly report and the PDF balance report."""
 
 import io
+import re
 from decimal import Decimal
 
 import pytest
@@ -13,6 +14,7 @@ from tests.fleet.probe_archives import dual_socket_synthetic, h200_vm_files, tar
 from tests.fleet.sheets import GOOD, LEGACY, P3, csv_bytes
 
 pytestmark = pytest.mark.django_db
+CHINESE = re.compile("[\u4e00-\u9fff]")
 
 
 def audit(client, rows):
@@ -101,6 +103,33 @@ def test_probe_pdf_holds_the_findings_in_both_languages(architect_client, monkey
     joined = "\n".join(texts)
     assert "x8 of x16" in joined and "链路宽度为 x8" in joined
     assert "reject · 不通过" in joined
+
+
+def paragraphs(monkeypatch, render) -> str:
+    """Return the text of every Paragraph a PDF function draws."""
+    from configurator.fleet import pdf
+
+    texts = []
+    original = pdf.Paragraph
+    monkeypatch.setattr(pdf, "Paragraph", lambda text, s: texts.append(text) or original(text, s))
+    render(pdf)
+    return "\n".join(texts)
+
+
+def test_the_fleet_pdfs_write_no_chinese_unless_chinese_is_a_pdf_language(
+    architect_client, monkeypatch, settings, french
+):
+    from configurator.fleet.models import NodeProbe
+
+    archive = SimpleUploadedFile("p.tar.gz", tar_gz(dual_socket_synthetic(narrow=3)))
+    architect_client.post(reverse("fleet:probe-upload"), {"archive": archive, "psu_watts": 5000})
+    audit(architect_client, [GOOD, P3])
+    settings.PDF_LANGUAGES = ["en", french]
+    probe = paragraphs(monkeypatch, lambda pdf: pdf.probe_pdf(NodeProbe.objects.get()))
+    monthly = paragraphs(monkeypatch, lambda pdf: pdf.monthly_pdf(selectors.monthly_figures()))
+    assert "Hardware balance report" in probe and "reject" in probe and "x8 of x16" in probe
+    assert "System memory below the VRAM threshold" in monthly  # P3 by its title
+    assert not CHINESE.search(probe + monthly), CHINESE.findall(probe + monthly)
 
 
 def embedded_fonts(data: bytes) -> list[bool]:

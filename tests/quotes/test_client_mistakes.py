@@ -1,5 +1,7 @@
 """A mistake in a quote's address, query string or form is a 404 or a 400 naming the field."""
 
+import json
+
 import pytest
 
 from configurator.quotes import selectors
@@ -112,3 +114,14 @@ def test_editing_a_draft_with_a_huge_number_is_named_and_changes_nothing(
     assert "A number in the JSON has" in response.content.decode()
     quote.refresh_from_db()
     assert quote.build["gpu_count"] == 8
+
+
+def test_a_bad_workload_is_named_in_chinese_on_the_chinese_page(presales_client):
+    presales_client.cookies["django_language"] = "zh-hans"
+    workload = {"model_params_b": 7, "mode": "train", "attention_heads": 32, "kv_heads": 64}
+    response = post_new(presales_client, workload=json.dumps(workload))
+    assert response.status_code == 400
+    assert response.context["form"].errors["workload"] == [
+        "workload.kv_heads: kv_heads（64）不能超过 attention_heads（32）。"
+    ]
+    assert not Quote.objects.exists()

@@ -8,6 +8,7 @@ from django.contrib.auth.models import Group
 from configurator.quotes import links, services
 from configurator.quotes.models import Quote, Status
 from configurator.roles import PRESALES
+from tests.conftest import JAPANESE
 from tests.factories import UserFactory
 from tests.quotes.conftest import GOOD_BUILD, WORKLOAD
 
@@ -138,6 +139,19 @@ def test_the_pages_speak_chinese(presales_client, make_quote):
     quote = make_quote()
     page = presales_client.get(f"/quotes/{quote.number}/", HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert "物料清单" in page.content.decode()
+
+
+def test_a_quotes_frozen_checks_are_titled_in_the_pages_language(
+    presales_client, make_quote, japanese
+):
+    """A quote freezes its evaluation in English; its check titles come from the catalogue."""
+    quote = make_quote()
+    chinese = presales_client.get(f"/quotes/{quote.number}/", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert "老旧 PCIe 3.0 平台（双路至强 E5）搭配多张 GPU" in chinese.content.decode()
+    page = presales_client.get(f"/quotes/{quote.number}/", HTTP_ACCEPT_LANGUAGE=japanese)
+    html = page.content.decode()
+    assert JAPANESE["Legacy PCIe 3.0 platform carrying several GPUs"] in html
+    assert "Legacy PCIe 3.0 platform carrying several GPUs" not in html
 
 
 def test_a_quote_the_customer_accepted_is_not_called_passed_in_chinese(presales_client, make_quote):

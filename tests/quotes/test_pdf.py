@@ -8,7 +8,8 @@ from pypdf import PdfReader
 from reportlab.pdfbase.ttfonts import TTFont
 
 from configurator.quotes import pdf
-from tests.quotes.conftest import GOOD_BUILD
+from tests.conftest import JAPANESE
+from tests.quotes.conftest import CUSTOMER, GOOD_BUILD
 
 pytestmark = pytest.mark.django_db
 
@@ -152,3 +153,22 @@ def test_the_pdf_names_the_workload_in_both_languages(make_quote):
 def test_the_pdf_says_when_no_workload_was_given(make_quote):
     text = " ".join(pdf_text(pdf.quote_pdf(make_quote(workload=None))).split())
     assert "No workload: the build was not sized for one." in text
+
+
+def test_the_pdf_is_written_in_the_languages_the_settings_name(settings, make_quote, japanese):
+    settings.PDF_LANGUAGES = ["en", japanese]
+    text = pdf_text(pdf.quote_pdf(make_quote()))
+    assert "Quotation" in text and JAPANESE["Quotation"] in text and "报价单" not in text
+    title = JAPANESE["Legacy PCIe 3.0 platform carrying several GPUs"]  # a check's title
+    assert title.replace(" ", "") in "".join(text.split())  # wrapped in its cell
+
+
+def test_no_label_of_the_pdf_is_chinese_unless_chinese_is_a_pdf_language(
+    settings, make_quote, french
+):
+    settings.PDF_LANGUAGES = ["en", french]
+    text = pdf_text(pdf.quote_pdf(make_quote()))
+    for written in (CUSTOMER["name"], CUSTOMER["company"]):  # the customer's own words
+        text = text.replace(written, "")
+    assert "Bill of materials" in text
+    assert not CJK.search(text), CJK.findall(text)
