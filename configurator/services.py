@@ -14,7 +14,7 @@ from configurator import selectors
 from configurator.engine.build import Workload
 from configurator.engine.evaluate import Evaluation, evaluate
 from configurator.engine.performance import Cluster, gpu_rent_note, performance
-from configurator.engine.pricing import build_monthly_price
+from configurator.engine.pricing import build_bill
 from configurator.engine.recommend import Recommendation, recommend
 from configurator.engine.registry import REGISTRY
 from configurator.engine.rule_validation import parameter_errors
@@ -89,12 +89,12 @@ def build_evaluate(
             errors.merge(error)
     errors.raise_if_any()
     evaluation = evaluate(build, version.params, workload)
-    price = build_monthly_price(
+    price = build_bill(
         build,
-        catalog.everything.memory,
-        catalog.everything.find("platforms", payload.build.platform or "") or None,
-        catalog.everything.find("nics", payload.build.nic or "") or None,
-    )
+        catalog.offered,
+        platform=catalog.everything.find("platforms", payload.build.platform or ""),
+        nic=catalog.everything.find("nics", payload.build.nic or ""),
+    ).monthly_price
     translate = _translate()
     result = evaluation_dict(evaluation, translate, price)
     result["ruleset"] = version.as_dict()

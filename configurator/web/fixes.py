@@ -288,7 +288,7 @@ def _cheapest_of(
 
 
 def _price(candidate: Configuration, search: _Search) -> float:
-    return bill_of_materials(candidate, search.catalog).monthly_price
+    return bill_of_materials(candidate, search.catalog, search.offered).monthly_price
 
 
 def _clears(code: str, candidate: Configuration, search: _Search) -> bool:

@@ -90,7 +90,7 @@ def configuration_assess(
             path.split(".", 1)[-1]: messages
             for path, messages in localized_errors(error.errors).items()
         }
-    bill = bill_of_materials(config, catalog.everything)
+    bill = bill_of_materials(config, catalog.everything, catalog.offered)
     return Assessment(config, workload, evaluation, bill, errors)
 
 

@@ -35,6 +35,7 @@ from configurator.engine.performance import (
     performance,
 )
 from configurator.engine.power import power_budget
+from configurator.engine.pricing import build_bill
 from configurator.engine.recommend.explain import Rejection, explain, no_build_reason
 from configurator.engine.recommend.layouts import (
     Layout,
@@ -52,7 +53,6 @@ from configurator.engine.recommend.parts import (
     cheapest_psus,
 )
 from configurator.engine.recommend.results import (
-    Line,
     Recommendation,
     Recommendations,
     Scenario,
@@ -395,18 +395,11 @@ def complete(
     if psus is None:
         search.rejections[Rejection.PSU_BAYS] += 1
         return None
-    node_price = (
-        platform.monthly_price
-        + sockets * cpu.monthly_price
-        + plan.per_node * gpu.monthly_price
-        + memory.price
-        + psus.price
-        + (plan.nics * nic.monthly_price if nic else 0.0)
-    )
-    price = plan.nodes * node_price
+    build = replace(draft, psu_watts=psus.usable_w)
+    priced = build_bill(build, search.catalog, platform=platform, nic=nic, memory=memory, psus=psus)
+    price = priced.monthly_price
     if price >= bound:
         return None
-    build = replace(draft, psu_watts=psus.usable_w)
     evaluation = evaluate(build, rules, workload)
     search.explored += 1
     if evaluation.verdict != Verdict.ACCEPT:
@@ -416,35 +409,20 @@ def complete(
         return None
     work = None
     if search.by_work:
-        work = search.unit(gpu, platform, plan, build.pcie_gen).priced(round(price, 2))
+        work = search.unit(gpu, platform, plan, build.pcie_gen).priced(price)
         if not work.meets_target:
             search.rejections[Rejection.WORK] += 1
             search.missed.add(gpu.slug)
             return None
-    bom = [
-        Line("platform", platform.slug, platform.name, 1, platform.monthly_price),
-        Line("cpu", cpu.slug, cpu.name, sockets, cpu.monthly_price),
-        Line("gpu", gpu.slug, gpu.name, plan.per_node, gpu.monthly_price),
-        Line(
-            "memory",
-            memory.module.slug,
-            memory.module.name,
-            memory.count,
-            memory.module.monthly_price,
-        ),
-        Line("psu", psus.psu.slug, psus.psu.name, psus.count, psus.psu.monthly_price),
-    ]
-    if nic:
-        bom.append(Line("nic", nic.slug, nic.name, plan.nics, nic.monthly_price))
     return Recommendation(
         build=build,
         platform=platform,
-        bom=tuple(bom),
+        bom=priced.lines,
         evaluation=evaluation,
-        monthly_price=round(price, 2),
+        monthly_price=price,
         why="",
         nic=nic,
-        psu_scheme=psus.scheme,
+        psu_scheme=psus.label,
         replicas=plan.replicas,
         tier=tier(workload, platform, plan),
         performance=work,
