@@ -205,9 +205,9 @@ def _population(
     for module in catalog.memory if dimm_count else ():
         if module.ddr_gen != cpu.ddr_gen or module.ecc != ecc or (ecc and not module.registered):
             continue
-        count = dimm_count
-        if 0 < count <= slots and count % cpu_count == 0 and count * module.capacity_gb == memory_gb:
-            uneven.append(MemoryOption(module, count))
+        option = MemoryOption(module, dimm_count)
+        if option.total_gb == memory_gb and dimm_count <= slots and dimm_count % cpu_count == 0:
+            uneven.append(option)
     if uneven:
         return min(uneven, key=lambda o: (o.price, o.count))
     return _exact_or_above(balanced, memory_gb, lambda option: option.total_gb)

@@ -46,9 +46,7 @@ def test_numbers_follow_each_other(make_quote):
     assert second.sequence == first.sequence + 1
 
 
-def test_a_quote_without_a_platform_freezes_the_platform_the_bill_assumes(
-    make_quote, good_build
-):
+def test_a_quote_without_a_platform_freezes_the_platform_the_bill_assumes(make_quote, good_build):
     del good_build["platform"]
     quote = make_quote(good_build)
     platform = next(line for line in quote.bom if line["kind"] == "platform")
