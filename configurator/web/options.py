@@ -29,6 +29,7 @@ from configurator.engine.parts import (
     slots_of,
 )
 from configurator.engine.pcie import even_split
+from configurator.engine.recommend.layouts import nic_positions
 from configurator.engine.rules import RuleParams
 from configurator.schemas import MAX_NVME_PER_NODE
 from configurator.web.configuration import Configuration
@@ -80,7 +81,8 @@ def choices(config: Configuration, catalog: Catalog) -> Choices:
     slots = slots_of(platform, config.cpu_count)
     has_nvlink = gpu is not None and gpu.has_nvlink
     board_nvlink = platform is None or platform.nvlink != "none"
-    nic_slots = platform.nic_slots if platform else MAX_NICS_WITHOUT_PLATFORM
+    # NIC slots, and on a PCIe board the GPU slots the GPUs leave empty (as the API counts).
+    nic_slots = nic_positions(platform, config.gpu_count) if platform else MAX_NICS_WITHOUT_PLATFORM
     return Choices(
         platforms=catalog.platforms,
         cpus=cpus_for(platform, catalog),
@@ -153,7 +155,7 @@ def conform(config: Configuration, catalog: Catalog) -> tuple[Configuration, lis
         psus = psu_options(platform, catalog)
         if psus and values["psu_watts"] not in {option.usable_w for option in psus}:
             values["psu_watts"] = _nearest_at_least([o.usable_w for o in psus], values["psu_watts"])
-        values["nics"] = min(values["nics"], platform.nic_slots)
+        values["nics"] = min(values["nics"], nic_positions(platform, values["gpu_count"]))
         values["nvme"] = min(values["nvme"], platform.nvme_bays)
     conformed = Configuration(**values)
     adjustments = [
