@@ -15,8 +15,8 @@ from configurator.engine.parts import MemoryOption, PsuOption
 from configurator.engine.pcie import even_split
 from configurator.engine.pricing import bill
 from configurator.inputs import InputErrors
-from configurator.models import Scenario
 from configurator.quotes.models import Lead, Quote, Status
+from configurator.recipes import recipe_builds
 from configurator.schemas import BuildIn
 
 CENT = Decimal("0.01")
@@ -258,32 +258,33 @@ def quote_history(quote: Quote) -> list[dict[str, object]]:
 
 
 def recipe_baseline_diff(quote: Quote) -> list[dict[str, object]]:
-    """Compare the quote's build with each scenario recipe for its GPU (domain.md §3).
+    """Compare the quote's build with each scenario recipe's build for its GPU (domain.md §3).
 
-    Each row is one recipe with the differences in CPU, platform, GPU count and memory; the
-    recipe's memory is a minimum, so more memory is not a difference that matters.
+    The recipes' builds are the one recipe → build (`configurator/recipes.py`), as the
+    configurator page opens them. Each row is one recipe with the differences in CPU,
+    platform, GPU count (the recipe's range) and memory; the recipe's memory is a minimum, so
+    more memory is not a difference that matters.
     """
     build = quote.build
     gpu_count = build["gpu_count"]
-    rows = []
-    recipes = (
-        Scenario.objects.filter(active=True, gpus__slug=build["gpu"])
-        .select_related("cpu", "platform")
-        .distinct()
-    )
     mode = (quote.workload or {}).get("mode")
-    for recipe in recipes:
-        if mode and not getattr(recipe, f"for_{mode}", True):
+    rows = []
+    for recipe in recipe_builds():
+        scenario, fields = recipe.scenario, recipe.fields
+        if recipe.build.gpu.slug != build["gpu"]:
+            continue
+        if mode and mode not in scenario.modes:
             continue
         differences = []
-        if recipe.cpu.slug != build["cpu"]:
-            differences.append(("cpu", recipe.cpu.slug, build["cpu"]))
-        if recipe.platform and recipe.platform.slug != build["platform"]:
-            differences.append(("platform", recipe.platform.slug, build["platform"]))
-        low, high = configurator_selectors.gpu_count_range(recipe.gpu_count)
+        if fields.cpu != build["cpu"]:
+            differences.append(("cpu", fields.cpu, build["cpu"]))
+        if fields.platform and fields.platform != build["platform"]:
+            differences.append(("platform", fields.platform, build["platform"]))
+        low, high = scenario.gpus_min, scenario.gpus_max
         if high and not low <= gpu_count <= high:
-            differences.append(("gpu_count", recipe.gpu_count, gpu_count))
-        if build["memory_gb"] < recipe.memory_gb:
-            differences.append(("memory_gb", recipe.memory_gb, build["memory_gb"]))
+            span = f"{low}–{high}" if low != high else str(high)
+            differences.append(("gpu_count", span, gpu_count))
+        if build["memory_gb"] < fields.memory_gb:
+            differences.append(("memory_gb", fields.memory_gb, build["memory_gb"]))
         rows.append({"recipe": recipe, "differences": differences})
     return rows

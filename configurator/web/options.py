@@ -11,13 +11,10 @@ evaluated as the API would evaluate it. What a platform takes and the part sets 
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from configurator.engine.build import Cpu, Gpu, Platform
 from configurator.engine.catalog import Catalog
-from configurator.engine.memory import memory_requirement
 from configurator.engine.parts import (
     MAX_GPUS_WITHOUT_PLATFORM,
     MemoryOption,
@@ -30,7 +27,6 @@ from configurator.engine.parts import (
 )
 from configurator.engine.pcie import even_split
 from configurator.engine.recommend.layouts import nic_positions
-from configurator.engine.rules import RuleParams
 from configurator.schemas import MAX_NVME_PER_NODE
 from configurator.web.configuration import Configuration
 
@@ -174,49 +170,3 @@ def _conform_parts(values: dict, platform: Platform, catalog: Catalog) -> None:
     if gpus and all(gpu.slug != values["gpu"] for gpu in gpus):
         values["gpu"] = gpus[0].slug
     values["cpu_count"] = min(values["cpu_count"], platform.sockets)
-
-
-def complete(
-    *,
-    platform: Platform,
-    cpu: Cpu,
-    gpu: Gpu,
-    gpu_count: int,
-    memory_min_gb: int,
-    catalog: Catalog,
-    rules: RuleParams,
-    power_need_w: Callable[[Configuration], int],
-) -> Configuration:
-    """Return a full configuration of these parts: memory and PSUs sized by the rules.
-
-    Memory is the smallest population holding both the rules' requirement and
-    `memory_min_gb`; the PSU set is the smallest that covers the node's power need, which
-    `power_need_w` computes for the configuration (the engine's power budget).
-    """
-    sockets = min(platform.sockets, cpu.max_sockets)
-    slots = slots_of(platform, sockets)
-    caps = tuple(min(slot, rules.gpus_per_socket_max) for slot in slots)
-    gpu_count = max(1, min(gpu_count, sum(slots)))
-    split = even_split(gpu_count, sockets)
-    if any(count > cap for count, cap in zip(split, caps, strict=True)):
-        split = splits_for(gpu_count, slots)[0]
-    need = memory_requirement(gpu_count, gpu.memory_gb, rules).required_gb
-    memory = memory_options(cpu, sockets, platform, True, catalog)
-    wanted_gb = max(math.ceil(need), memory_min_gb)
-    totals = [option.total_gb for option in memory] or [wanted_gb]
-    draft = Configuration(
-        cpu=cpu.slug,
-        cpu_count=sockets,
-        gpu=gpu.slug,
-        gpu_count=gpu_count,
-        gpus_per_socket=split,
-        memory_gb=_nearest_at_least(totals, wanted_gb),
-        memory_ecc=True,
-        psu_watts=0,
-        nvlink=gpu.has_nvlink and platform.nvlink != "none",
-        numa_binding=True,
-        platform=platform.slug,
-    )
-    power_w = power_need_w(draft)
-    psus = [option.usable_w for option in psu_options(platform, catalog)] or [power_w]
-    return draft.changed(psu_watts=_nearest_at_least(psus, power_w))

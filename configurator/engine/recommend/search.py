@@ -52,6 +52,7 @@ from configurator.engine.recommend.parts import (
     cheapest_nic,
     cheapest_psus,
 )
+from configurator.engine.recommend.recipes import recipe_gpus, recipe_node
 from configurator.engine.recommend.results import (
     Recommendation,
     Recommendations,
@@ -529,27 +530,25 @@ def _search_gpu(
 
 
 def _scenario_candidates(search: Search, catalog: Catalog, scenarios: Iterable[Scenario]) -> None:
+    """Offer each recipe that matches the workload: its parts and its memory rule
+    (`recipes.py`: the cheapest population of at least the recipe's RAM and what the rules
+    ask), with the GPUs the workload needs within the recipe's range — the recipe's own build
+    when the workload needs its GPU count; a recipe without a platform, on each that takes it."""
     for scenario in scenarios:
         if not scenario.matches(search.workload):
             continue
         cpu = catalog.find("cpus", scenario.cpu_slug)
-        for gpu_slug in scenario.gpu_slugs:
-            gpu = catalog.find("gpus", gpu_slug)
-            if cpu is None or gpu is None or gpu.slug not in search.needed:
+        for gpu in recipe_gpus(scenario, catalog):
+            if cpu is None or gpu.slug not in search.needed:
                 continue
             if search.workload.gpu and gpu.slug != search.workload.gpu:
                 continue
-            platforms = (
-                [catalog.find("platforms", scenario.platform_slug)]
-                if scenario.platform_slug
-                else catalog.platforms
-            )
+            node = recipe_node(scenario, catalog, search.rules, gpu)
+            if scenario.platform_slug and node is None:
+                continue
+            platforms = [node.platform] if node else catalog.platforms
             for platform in platforms:
-                if (
-                    platform is None
-                    or not platform.takes_gpu(gpu)
-                    or platform.cpu_socket != cpu.socket
-                ):
+                if not platform.takes_gpu(gpu) or platform.cpu_socket != cpu.socket:
                     continue
                 plan = search.plan(gpu, platform)
                 # The recipe's name goes only on a build of the recipe's GPUs per node.
