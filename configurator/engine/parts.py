@@ -10,6 +10,7 @@ thing on every surface.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -158,9 +159,24 @@ def psu_options(platform: Platform | None, catalog: Catalog) -> tuple[PsuOption,
 
 
 def cheapest_psu_set(required_w: int, bays: int, psus, bay_max_w: int = 0) -> PsuOption | None:
-    """Return the cheapest redundant PSU set whose working units cover `required_w`."""
-    fits = [option for option in psu_sets(bays, bay_max_w, psus) if option.usable_w >= required_w]
-    return min(fits, key=_psu_rank, default=None)
+    """Return the cheapest redundant PSU set whose working units cover `required_w`.
+
+    One of `psu_sets`: per model only the fewest working units that cover the need can be
+    the cheapest, so only those are tried (the recommender asks this for every candidate).
+    """
+    best = None
+    for psu in psus:
+        if bay_max_w and psu.rated_w > bay_max_w:
+            continue
+        active = max(1, math.ceil(required_w / psu.rated_w))
+        for scheme in REDUNDANCY:
+            count = 2 * active if scheme == "N+N" else active + 1
+            if count > bays:
+                continue
+            option = PsuOption(psu, count, active, scheme)
+            if best is None or _psu_rank(option) < _psu_rank(best):
+                best = option
+    return best
 
 
 def cheapest_platform(

@@ -15,6 +15,7 @@ Parts are picked from the catalog given (the offered one); named parts come as t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from configurator.engine.build import Build, Cpu, Gpu, Nic, Platform
 from configurator.engine.catalog import Catalog
@@ -27,9 +28,9 @@ from configurator.engine.parts import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of the bill of materials of one node."""
+class Line(NamedTuple):
+    """One line of the bill of materials of one node (a named tuple: the recommender makes
+    one bill per candidate it prices)."""
 
     kind: str
     slug: str
