@@ -59,9 +59,12 @@ HIGH_CLOCK_CPUS: tuple[tuple[str, float], ...] = (
 DEPLOYED_GPU_COUNTS = (8, 4, 2, 1)
 # Architectures as their maker names them in text.
 ARCHITECTURE_NAMES: dict[Architecture, str] = {
+    Architecture.VOLTA: "Volta",
+    Architecture.TURING: "Turing",
     Architecture.AMPERE: "Ampere",
     Architecture.ADA: "Ada Lovelace",
     Architecture.HOPPER: "Hopper",
+    Architecture.BLACKWELL: "Blackwell",
 }
 # The capacity fix searches GPU counts up to this many; beyond it no rental build is offered.
 MAX_GPUS_SEARCHED = 1024

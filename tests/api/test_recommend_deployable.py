@@ -108,11 +108,18 @@ def test_175b_training_runs_on_8_gpu_nvswitch_nodes_with_a_fabric(client):
 
 def test_405b_inference_spans_nodes_only_because_its_weights_exceed_one(client):
     workload = WORKLOADS["405B inference, batch 8"]
+    spans = 0
     for item in builds(client, workload):
         build = item["build"]
-        assert build["nodes"] >= 2 and build["gpu_count"] == 8
+        assert build["gpu_count"] == 8
+        if build["gpu"] == "h200-141g-sxm":  # 8 × 141 GB hold the weights: one node
+            assert build["nodes"] == 1 and build["nics"] == 0
+            continue
+        spans += 1
+        assert build["nodes"] >= 2
         assert build["nics"] == 8, "pipeline stages between nodes need the fabric"
         assert "exceed" in item["why"]
+    assert spans
 
 
 def test_small_jobs_stay_on_one_node(client):

@@ -24,7 +24,8 @@ def catalog():
 def test_a_platform_offers_only_its_socket_s_cpus_and_its_gpus(catalog):
     offered = choices(LEGACY.changed(platform="smc-as-8125gs-tnhr", cpu="epyc-9754"), catalog)
     assert {cpu.socket for cpu in offered.cpus} == {"SP5"}
-    assert [gpu.slug for gpu in offered.gpus] == ["h100-80g-sxm"]
+    # The HGX H100 8-GPU host takes the HGX H200 board too (catalog migration 0013).
+    assert [gpu.slug for gpu in offered.gpus] == ["h100-80g-sxm", "h200-141g-sxm"]
     assert max(offered.gpu_counts) == 8
 
 
