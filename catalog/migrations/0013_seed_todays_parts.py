@@ -149,7 +149,8 @@ GPUS = [
             "Hopper for the China market, on HGX H20 8-GPU NVSwitch boards. NVIDIA publishes "
             "no H20 product page or datasheet; values as reported from NVIDIA's partner "
             f"documentation ({CHINA_PARTS_LISTING}) and domain.md §6: 96 GB HBM3, 4.0 TB/s, "
-            "400 W, NVLink 900 GB/s, BF16/FP16 tensor 148 TFLOPS, FP8 and INT8 296 (dense)."
+            "400 W, NVLink 900 GB/s. Throughput: BF16/FP16 tensor 148 TFLOPS, FP8 and INT8 "
+            "296 (dense)."
         ),
         "memory_gb": 96,
         "memory_type": "HBM3",
@@ -191,8 +192,8 @@ GPUS = [
         "notes": (
             "H100 80GB SXM5 with NVLink limited to 400 GB/s, on HGX H800 8-GPU NVSwitch boards. "
             "NVIDIA publishes no H800 SXM datasheet; memory, power and tensor throughput are "
-            f"the H100 SXM datasheet's ({H100_DATASHEET}): BF16/FP16 tensor 989.4, FP8 and "
-            "INT8 1,978.9 (dense), 3.35 TB/s HBM3, 700 W."
+            f"the H100 SXM datasheet's. Throughput: H100 datasheet ({H100_DATASHEET}), H100 "
+            "SXM: BF16/FP16 tensor 989.4, FP8 and INT8 1,978.9 (dense); 3.35 TB/s HBM3, 700 W."
         ),
         "memory_gb": 80,
         "memory_type": "HBM3",

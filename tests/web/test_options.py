@@ -52,6 +52,32 @@ def test_psu_options_fit_the_bays_and_keep_a_spare(catalog):
     assert all(o.count > o.active for o in options)
 
 
+@pytest.mark.parametrize(
+    ("platform", "vendor"),
+    [
+        ("dell-xe9680", "Dell"),
+        ("inspur-nf5688m7", "Inspur"),
+        ("nvidia-dgx-h100", "NVIDIA"),
+        ("smc-sys-821ge-tnhr", "Supermicro"),
+    ],
+)
+def test_psu_options_are_the_platforms_own_psus(catalog, platform, vendor):
+    """domain.md §6: a bill never puts one vendor's PSU in another's chassis."""
+    options = psu_options(catalog.find("platforms", platform), catalog)
+    assert options and {option.psu.vendor for option in options} == {vendor}
+
+
+def test_a_dell_host_on_its_stock_psus_bills_them(catalog):
+    config = LEGACY.changed(
+        platform="dell-xe9680", cpu="xeon-platinum-8480-plus", gpu="h200-141g-sxm",
+        memory_gb=2048, psu_watts=3 * 2800,
+    )  # fmt: skip
+    moved, _ = conform(config, catalog)
+    (psu,) = [line for line in bill_of_materials(moved, catalog).lines if line.kind == "psu"]
+    # 8400 W usable: 3 + 1 is the cheapest redundant set of Dell's own 2800 W PSUs.
+    assert psu.slug == "dell-psu-2800w-titanium" and psu.qty == 4
+
+
 def test_conform_moves_parts_onto_a_new_platform_and_says_so(catalog):
     moved, adjustments = conform(LEGACY.changed(platform="smc-as-8125gs-tnhr"), catalog)
     assert catalog.find("cpus", moved.cpu).socket == "SP5"
