@@ -16,8 +16,9 @@ figures halved), as in 0010.
 The HGX hosts take their maker's PSUs only (the platform's `psus`); their power figure is
 the usable output of the stock set after redundancy (3 + 3), stated for 700 W SXM5 GPUs.
 The Supermicro HGX H100 hosts seeded in 0002 also take the HGX H200 8-GPU board (same
-SXM5 baseboard and 700 W), so they carry the H200 too. The reverse deletes exactly what
-this file adds.
+SXM5 baseboard and 700 W), so they carry the H200 too. A slug an architect already added
+(an H200 imported before this seed) keeps the architect's row; the reverse deletes the
+slugs this file names.
 """
 
 from decimal import Decimal
@@ -337,14 +338,22 @@ def _related(model, slugs: list[str], owner: str) -> list:
     return rows
 
 
+def _new(model, rows: list[dict]) -> list[dict]:
+    """Return the rows whose slug the catalog lacks: an architect's own row of a slug stays."""
+    have = set(
+        model.objects.filter(slug__in=[r["slug"] for r in rows]).values_list("slug", flat=True)
+    )
+    return [row for row in rows if row["slug"] not in have]
+
+
 def seed(apps, schema_editor) -> None:
     Gpu = apps.get_model("catalog", "Gpu")
     Psu = apps.get_model("catalog", "Psu")
     Platform = apps.get_model("catalog", "Platform")
     for model_name, rows in (("Cpu", CPUS), ("Gpu", GPUS), ("Psu", PSUS)):
         model = apps.get_model("catalog", model_name)
-        model.objects.bulk_create([model(**COMMON, **row) for row in rows])
-    for row in PLATFORMS:
+        model.objects.bulk_create([model(**COMMON, **row) for row in _new(model, rows)])
+    for row in _new(Platform, PLATFORMS):
         fields = {key: value for key, value in row.items() if key not in ("gpus", "psus")}
         platform = Platform.objects.create(**COMMON, **fields)
         platform.gpus.set(_related(Gpu, row["gpus"], row["slug"]))

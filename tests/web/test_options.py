@@ -1,5 +1,7 @@
 """What a platform takes, what a build costs, and which one change fixes it (seed catalog)."""
 
+from dataclasses import replace
+
 import pytest
 
 from configurator import selectors
@@ -65,6 +67,22 @@ def test_psu_options_are_the_platforms_own_psus(catalog, platform, vendor):
     """domain.md §6: a bill never puts one vendor's PSU in another's chassis."""
     options = psu_options(catalog.find("platforms", platform), catalog)
     assert options and {option.psu.vendor for option in options} == {vendor}
+
+
+def test_a_chassis_whose_maker_has_no_psu_in_the_catalog_gets_none_of_anothers(catalog):
+    """Imported Lenovo chassis, no Lenovo PSU: the bill leaves the PSUs unpriced."""
+    lenovo = replace(
+        catalog.find("platforms", "dell-xe9680"), slug="lenovo-sr680a", name="Lenovo SR680a",
+        vendor="Lenovo", psu_slugs=frozenset(),
+    )  # fmt: skip
+    assert psu_options(lenovo, catalog) == ()
+    with_it = replace(catalog, platforms=(*catalog.platforms, lenovo))
+    config = LEGACY.changed(
+        platform="lenovo-sr680a", cpu="xeon-platinum-8480-plus", gpu="h200-141g-sxm",
+        memory_gb=2048, psu_watts=8400,
+    )  # fmt: skip
+    bill = bill_of_materials(config, with_it)
+    assert "psu" in bill.unpriced and all(line.kind != "psu" for line in bill.lines)
 
 
 def test_a_dell_host_on_its_stock_psus_bills_them(catalog):
