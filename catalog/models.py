@@ -15,6 +15,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from configurator.engine.build import Architecture, native_formats
 from configurator.jobs.models import LeasedJob
 
 
@@ -188,6 +189,25 @@ class Gpu(CatalogItem):
         verbose_name = _("GPU")
         verbose_name_plural = _("GPUs")
         constraints = [*CatalogItem.positive("memory_gb", "tdp_w"), price_constraint()]
+
+    def clean(self) -> None:
+        # The formats a GPU runs follow from its architecture (engine/build.py): a datasheet
+        # FP8 figure on an architecture without FP8 tensor cores is a mistake in the row.
+        known = self.architecture in {arch.value for arch in Architecture}
+        if (
+            known
+            and self.fp8_tflops
+            and "fp8" not in native_formats(Architecture(self.architecture))
+        ):
+            raise ValidationError(
+                {
+                    "fp8_tflops": _(
+                        "%(architecture)s has no FP8 tensor cores: give 0 (FP8 needs Ada, "
+                        "Hopper or later)."
+                    )
+                    % {"architecture": self.get_architecture_display()}
+                }
+            )
 
 
 class MemoryModule(CatalogItem):
