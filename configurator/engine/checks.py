@@ -824,7 +824,8 @@ def precision_supported(build: Build, workload: Workload | None, rules: RulePara
             precision=precision, gpu=gpu.name, arch=arch,
         )  # fmt: skip
         return passed("precision", detail, numbers)
-    able = alternatives(sorted(ARCHITECTURE_NAMES[a] for a in PRECISION_ARCHITECTURES[precision]))
+    needed = PRECISION_ARCHITECTURES[precision]
+    able = alternatives(ARCHITECTURE_NAMES[a] for a in Architecture if a in needed)  # by age
     detail = _(
         "%(precision)s needs %(able)s tensor cores; the %(gpu)s is %(arch)s",
         precision=precision, able=able, gpu=gpu.name, arch=arch,
