@@ -39,7 +39,8 @@ class Architecture(StrEnum):
     BLACKWELL = "blackwell"  # B200, B300, RTX PRO 6000: FP8 and FP4 (NVFP4) tensor cores
 
 
-# Architectures in the order NVIDIA released them; a format one introduces, the later ones run.
+# Architectures by generation (Ada and Hopper are one generation, both 2022); a format one
+# introduces, the later ones run.
 ARCHITECTURE_ORDER: tuple[Architecture, ...] = tuple(Architecture)
 # The formats that need a given architecture's tensor cores, by the architecture that
 # introduced them [NVIDIA architecture whitepapers]: FP8 (E4M3/E5M2) with Ada and Hopper

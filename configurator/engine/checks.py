@@ -825,7 +825,7 @@ def precision_supported(build: Build, workload: Workload | None, rules: RulePara
         )  # fmt: skip
         return passed("precision", detail, numbers)
     needed = PRECISION_ARCHITECTURES[precision]
-    able = alternatives(ARCHITECTURE_NAMES[a] for a in Architecture if a in needed)  # by age
+    able = alternatives(ARCHITECTURE_NAMES[a] for a in Architecture if a in needed)  # by generation
     detail = _(
         "%(precision)s needs %(able)s tensor cores; the %(gpu)s is %(arch)s",
         precision=precision, able=able, gpu=gpu.name, arch=arch,
