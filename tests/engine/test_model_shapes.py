@@ -9,6 +9,7 @@ LLaMA-3.1 405B 516.096 KB).
 """
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -288,3 +289,34 @@ def test_an_unknown_model_is_refused_with_the_known_ids():
     assert "llama-4-maverick" in str(error)
     for model_id in API_IDS:
         assert model_id in str(error)
+
+
+# --- docs/sizing.md shows the table as the code has it ---------------------------------------
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "sizing.md"
+
+
+def doc_rows() -> dict[str, list[str]]:
+    text = DOCS.read_text().split("## Published model shapes", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in text.splitlines():
+        if line.startswith("| `"):
+            cells = [cell.strip() for cell in line.strip("|").split("|")]
+            rows[cells[0].strip("`")] = cells
+    return rows
+
+
+def test_docs_list_every_shape():
+    assert set(doc_rows()) == set(MODEL_SHAPES)
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=ids)
+def test_docs_row_matches_the_shape(shape):
+    cells = doc_rows()[shape.id]
+    count = parameter_count(shape)
+    assert cells[1] == f"{shape.params_b:g} / {shape.active_params_b:g}"
+    assert cells[2] == f"{count.total_b:.2f} / {count.active_b:.2f}"
+    assert cells[3] == f"{shape.layers} × {shape.hidden_size}"
+    assert cells[6] == f"{kv_cache_bytes_per_token(shape, 'bf16'):,}"
+    assert cells[7] == f"{kv_cache_bytes_per_token(shape, 'fp8'):,}"
+    assert shape.source in cells[8] and shape.card in cells[8]
