@@ -42,8 +42,10 @@ reference implementations (transformers' `LlamaForCausalLM`, `Qwen2ForCausalLM`,
   vocab_size × hidden each (one matrix when the model ties them).
 
 Small terms are left out (Qwen3's per-head q/k norms, DeepSeek's router bias: under 0.01 %).
-The count lands within 1 % of every published total and active figure
-(tests/engine/test_model_shapes.py; docs/sizing.md, "Published model shapes").
+The count lands within 0.8 % of every published total and within 1.5 % of every active
+count; the active count includes the input embedding, which DeepSeek's 37B (36.6B in its
+README_WEIGHTS.md) leaves out (tests/engine/test_model_shapes.py; docs/sizing.md, "Published
+model shapes").
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from configurator.engine.model_shapes import (
     model_shape,
     parameter_count,
 )
+from configurator.engine.sizing import KNOWN_SHAPES
 
 # api.md, "Today's models, serving under load, node probes": `model` takes at least these.
 API_IDS = (
@@ -320,3 +321,20 @@ def test_docs_row_matches_the_shape(shape):
     assert cells[6] == f"{kv_cache_bytes_per_token(shape, 'bf16'):,}"
     assert cells[7] == f"{kv_cache_bytes_per_token(shape, 'fp8'):,}"
     assert shape.source in cells[8] and shape.card in cells[8]
+
+
+@pytest.mark.parametrize(
+    ("model_id", "known_name"),
+    [("llama-3.1-8b", "Llama-3.1-8B"), ("llama-3.1-405b", "Llama-3.1-405B")],
+)
+def test_the_models_sizing_already_knows_have_the_same_shape(model_id, known_name):
+    """sizing.KNOWN_SHAPES names two of these models; both tables read the same config.json."""
+    (known,) = [shape for _, name, shape in KNOWN_SHAPES if name == known_name]
+    shape = MODEL_SHAPES[model_id]
+    assert (known.layers, known.hidden_size, known.attention_heads, known.kv_heads) == (
+        shape.layers,
+        shape.hidden_size,
+        shape.attention_heads,
+        shape.kv_heads,
+    )
+    assert known.vocab_size == shape.vocab_size and known.head_dim == shape.head_dim
