@@ -233,7 +233,7 @@ class UnknownModelError(ValueError):
         super().__init__(f"unknown model {model_id!r}; known models: {', '.join(self.known)}")
 
 
-def model_shape(model_id: str) -> ModelShape:
+def published_shape(model_id: str) -> ModelShape:
     """Return the published shape of `model_id`.
 
     The id is matched case-insensitively, as api.md writes it (`deepseek-v3`), by the model's

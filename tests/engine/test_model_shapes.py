@@ -19,8 +19,8 @@ from configurator.engine.model_shapes import (
     Attention,
     UnknownModelError,
     kv_cache_bytes_per_token,
-    model_shape,
     parameter_count,
+    published_shape,
 )
 from configurator.engine.sizing import KNOWN_SHAPES
 
@@ -272,17 +272,17 @@ def test_the_12_l_h_squared_rule_misses_grouped_attention_and_wide_mlps():
     ["deepseek-v3", "DeepSeek-V3", " DEEPSEEK-V3 ", "deepseek-ai/DeepSeek-V3"],
 )
 def test_model_shape_is_found_by_id_name_or_repo_in_any_case(given):
-    assert model_shape(given) is MODEL_SHAPES["deepseek-v3"]
+    assert published_shape(given) is MODEL_SHAPES["deepseek-v3"]
 
 
 @pytest.mark.parametrize("model_id", API_IDS)
 def test_every_api_id_is_found(model_id):
-    assert model_shape(model_id.upper()).id == model_id
+    assert published_shape(model_id.upper()).id == model_id
 
 
 def test_an_unknown_model_is_refused_with_the_known_ids():
     with pytest.raises(UnknownModelError) as raised:
-        model_shape("llama-4-maverick")
+        published_shape("llama-4-maverick")
     error = raised.value
     assert isinstance(error, ValueError)
     assert error.model_id == "llama-4-maverick"
