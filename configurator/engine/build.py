@@ -369,12 +369,12 @@ class Workload:
     target_tokens_per_s: float | None = declared(
         None, kind="float", label=_("Output tokens per second to serve"), gt=0, le=1e9,
         modes=INFERENCE, description="Inference: output tokens/s the build must sustain",
-        unit=_("tokens/s"),
+        unit=_("tokens per second"),
     )  # fmt: skip
     target_ttft_s: float | None = declared(
         None, kind="float", label=_("Time to first token within (seconds)"), gt=0, le=3600,
         modes=INFERENCE, description="Inference: time to first token the build must meet, s",
-        unit=_("s"),
+        unit=_("seconds"),
     )  # fmt: skip
 
     def __post_init__(self) -> None:

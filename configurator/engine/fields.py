@@ -73,6 +73,8 @@ class Declared:
         value = self.default
         if value is None and not self.optional:
             value = self.spec.fallback
+        if value is MISSING:
+            return None
         return value.value if isinstance(value, Enum) else value
 
     @property

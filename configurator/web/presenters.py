@@ -532,9 +532,10 @@ def workload_inputs(
                 "max": None if spec.le is None else query_value(spec.le),
             }
             if default is not None:
-                item["placeholder"] = gettext("default: %(default)s") % {
-                    "default": query_value(default)
-                }
+                shown = query_value(default)
+                if spec.unit:
+                    shown = f"{shown} {gettext(str(spec.unit))}"
+                item["placeholder"] = gettext("default: %(default)s") % {"default": shown}
             elif spec.example:
                 item["placeholder"] = gettext("e.g. %(example)s") % {"example": spec.example}
         inputs.append(item)
