@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from configurator.engine.fields import declared
+from configurator.engine.fields import declarations, declared
 from configurator.engine.messages import _
 
 
@@ -394,15 +394,10 @@ class Workload:
     @property
     def has_work(self) -> bool:
         """Return whether the workload states an amount of work to time and price."""
-        if self.mode == Mode.INFER:
-            return any(
-                value is not None
-                for value in (
-                    self.concurrent_users,
-                    self.prompt_tokens,
-                    self.output_tokens,
-                    self.target_tokens_per_s,
-                    self.target_ttft_s,
-                )
-            )
+        if self.mode == Mode.INFER:  # any field declared for inference only
+            return any(getattr(self, name) is not None for name in INFERENCE_WORK)
         return self.train_tokens is not None
+
+
+# The amount of work of an inference workload: its fields declared for inference only.
+INFERENCE_WORK = tuple(f.name for f in declarations(Workload) if f.spec.modes == INFERENCE)
