@@ -129,11 +129,13 @@ def cheapest_population(
     return min(fits, key=_memory_rank, default=None)
 
 
-def psu_sets(bays: int, bay_max_w: int, psus) -> Iterator[PsuOption]:
-    """Yield every redundant set of one PSU model that `bays` bays of at most `bay_max_w` hold
-    (0: any rating)."""
+def psu_sets(platform: Platform | None, psus) -> Iterator[PsuOption]:
+    """Yield every redundant set of one PSU model that the platform's bays hold: PSUs it takes
+    (`Platform.takes_psu`: its own models, else its maker's, rated at most its bays' limit);
+    without a platform, any PSU in `PSU_BAYS_WITHOUT_PLATFORM` bays."""
+    bays = platform.psu_bays if platform else PSU_BAYS_WITHOUT_PLATFORM
     for psu in psus:
-        if bay_max_w and psu.rated_w > bay_max_w:
+        if platform is not None and not platform.takes_psu(psu):
             continue
         for active in range(1, bays):
             for scheme in REDUNDANCY:
@@ -147,11 +149,13 @@ def _psu_rank(option: PsuOption) -> tuple[float, int]:
 
 
 def psu_options(platform: Platform | None, catalog: Catalog) -> tuple[PsuOption, ...]:
-    """Return the cheapest redundant PSU set of each usable output the platform's bays hold."""
-    bays = platform.psu_bays if platform else PSU_BAYS_WITHOUT_PLATFORM
-    bay_max_w = platform.psu_max_w if platform else 0
+    """Return the cheapest redundant PSU set of each usable output the platform's bays hold.
+
+    Only PSUs the platform takes count (engine Platform.takes_psu: its own models, its
+    maker's, up to the bay rating).
+    """
     best: dict[int, PsuOption] = {}
-    for option in psu_sets(bays, bay_max_w, catalog.psus):
+    for option in psu_sets(platform, catalog.psus):
         kept = best.get(option.usable_w)
         if kept is None or _psu_rank(option) < _psu_rank(kept):
             best[option.usable_w] = option

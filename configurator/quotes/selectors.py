@@ -178,6 +178,8 @@ def quote_bom(*, build: BuildIn) -> tuple[list[dict[str, object]], BuildIn]:
     )
     for kind in priced.unpriced:
         errors.add(*_unpriced(kind, build))
+    if psus and priced.platform and not priced.platform.takes_psu(psus.psu):  # domain.md §6
+        errors.add("build.bom", f"The {priced.platform.name} does not take the {psus.psu.name}.")
     for name, value in priced.substituted:  # a quote freezes the build it prices, as asked
         errors.add(
             f"build.{name}",

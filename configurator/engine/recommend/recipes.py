@@ -96,6 +96,8 @@ def recipe_node(
 
 
 def recipe_psus(node: RecipeNode, required_w: int, catalog: Catalog) -> PsuOption | None:
-    """Return the cheapest redundant PSU set of the recipe's chassis covering `required_w`."""
+    """Return the cheapest redundant PSU set of the recipe's chassis covering `required_w`
+    (PSUs the platform takes, as the recommender picks them)."""
     platform = node.platform
-    return cheapest_psu_set(required_w, platform.psu_bays, catalog.psus, platform.psu_max_w)
+    fitting = tuple(psu for psu in catalog.psus if platform.takes_psu(psu))
+    return cheapest_psu_set(required_w, platform.psu_bays, fitting, platform.psu_max_w)
