@@ -36,14 +36,11 @@ INFER = {
     "output_tokens": 300,
     "target_ttft_s": 2,
 }
+WITH_NIC = {**GOOD_BUILD, "nic": "cx6-hdr-200g-qsfp56", "nics": 2, "nvme": 4, "dimm_count": 24}
 CASES: dict[str, tuple[str, dict]] = {
     "evaluate-example": ("/api/v1/evaluate", EXAMPLE),
     "evaluate-no-workload": ("/api/v1/evaluate", {"build": EXAMPLE["build"]}),
-    "evaluate-platform-nic": (
-        "/api/v1/evaluate",
-        {"build": {**GOOD_BUILD, "nic": "cx6-hdr-200g-qsfp56", "nics": 2, "nvme": 4, "dimm_count": 24},
-         "workload": INFER},
-    ),  # fmt: skip
+    "evaluate-platform-nic": ("/api/v1/evaluate", {"build": WITH_NIC, "workload": INFER}),
     "evaluate-failing": (
         "/api/v1/evaluate",
         _example(gpus_per_socket=[8, 0], psu_watts=2000, memory_gb=256, memory_ecc=False),
