@@ -16,15 +16,14 @@ from configurator.engine.evaluate import Evaluation
 from configurator.engine.recommend import Recommendation
 from configurator.engine.registry import REGISTRY
 from configurator.engine.sizing import SIZING_UNIT, card_gb
+from configurator.schemas import RecommendedBuildOut
 from configurator.services import Evaluated, Recommended, Sized
 from configurator.translation import check_title, localize, speaks_english
 
-# The build fields of a recommendation, as /evaluate takes them back (api.md); each is one of
-# `Build.as_fields`. A recommended build has no NVMe drives and its NIC is a catalog part.
-RECOMMENDED_BUILD_FIELDS = (
-    "cpu", "cpu_count", "gpu", "gpu_count", "gpus_per_socket", "memory_gb", "memory_ecc",
-    "psu_watts", "nvlink", "numa_binding", "nodes", "nics", "nic", "platform", "dimm_count",
-)  # fmt: skip
+# The build fields of a recommendation, as /evaluate takes them back (api.md): the schema's
+# (`RecommendedBuildOut`), each one of `Build.as_fields`. A recommended build has no NVMe
+# drives and its NIC is a catalog part, so it names neither `nvme` nor `nic_speed_gbps`.
+RECOMMENDED_BUILD_FIELDS = tuple(name for name in RecommendedBuildOut.model_fields if name != "bom")
 
 
 def translator() -> Callable[[str], str]:
