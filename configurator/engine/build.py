@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from configurator.engine.fields import declarations, declared
+from configurator.engine.messages import _
+
 
 class Mode(StrEnum):
     TRAIN = "train"
@@ -380,11 +383,28 @@ BUILD_FROM_NIC = ("nic_lanes", "nic_tdp_w", "nic_speed_gbps")
 BUILD_FIXED = ("nvme_lanes", "nvme_tdp_w")
 
 
+# The API's bounds on how many GPUs a request names (api.md); a build has at most this many.
+MAX_GPUS_PER_NODE = 16
+MAX_NODES = 1024
+# The engine's documented defaults (docs/performance.md, api.md "Size a workload"): a batch of
+# one sequence, 2048 tokens of context, 1024 tokens in and 256 out per inference request.
+DEFAULT_BATCH_SIZE = 1
+DEFAULT_CONTEXT_LENGTH = 2048
+DEFAULT_PROMPT_TOKENS = 1024
+DEFAULT_OUTPUT_TOKENS = 256
+TRAINING = ("train", "finetune")
+INFERENCE = ("infer",)
+PRECISIONS = ("fp32", "fp16", "bf16", "fp8", "int8", "int4")
+
+
 @dataclass(frozen=True, slots=True)
 class Workload:
-    """What the customer runs: the model, how, and at what batch.
+    """What the customer runs: the model, how, and at what batch — the one declaration of the
+    workload's fields (`engine.fields`): every surface that reads a workload is made from it.
 
-    `batch_size` is per GPU for training and concurrent sequences for inference.
+    `batch_size` is per GPU for training and concurrent sequences for inference; not given, it
+    is the `concurrent_users` of an inference workload, else 1. `context_length` not given is
+    the prompt and output lengths when either is given, else 2048.
     The shape fields are optional; sizing derives them from the parameter count when absent.
     `gpu_count` and `gpu` are preferences for the recommender (GPUs over all nodes).
     The amount of work is optional: `train_tokens` (and a `deadline_days`) for training,
@@ -393,41 +413,116 @@ class Workload:
     `target_tokens_per_s` and `target_ttft_s` for inference (docs/performance.md).
     """
 
-    model_params_b: float
-    mode: Mode
-    batch_size: int = 1
-    precision: str = "bf16"
-    context_length: int = 2048
-    finetune_method: FinetuneMethod = FinetuneMethod.FULL
-    gpu_count: int | None = None
-    gpu: str | None = None
-    layers: int | None = None
-    hidden_size: int | None = None
-    attention_heads: int | None = None
-    kv_heads: int | None = None
-    vocab_size: int | None = None
-    train_tokens: float | None = None
-    epochs: float | None = None
-    dataset_tokens: float | None = None
-    deadline_days: float | None = None
-    concurrent_users: int | None = None
-    prompt_tokens: int | None = None
-    output_tokens: int | None = None
-    target_tokens_per_s: float | None = None
-    target_ttft_s: float | None = None
+    model_params_b: float = declared(
+        kind="float", label=_("Model size (billion parameters)"), gt=0, le=20000,
+        description="Model parameters, billions", unit=_("billion parameters"),
+    )  # fmt: skip
+    mode: Mode = declared(
+        kind="choice", label=_("Mode"),
+        choices=(("train", _("training")), ("finetune", _("fine-tuning")),
+                 ("infer", _("inference"))),
+    )  # fmt: skip
+    batch_size: int = declared(
+        None, kind="int", label=_("Batch size"), ge=1, le=65536, fallback=DEFAULT_BATCH_SIZE,
+        help=_("per GPU in training; sequences served at once in inference"),
+        default_text=_("the concurrent users in inference, else %(default)s"),
+    )  # fmt: skip
+    precision: str = declared(
+        "bf16", kind="choice", label=_("Precision"), choices=tuple((p, p) for p in PRECISIONS)
+    )
+    context_length: int = declared(
+        None, kind="int", label=_("Context length (tokens)"), ge=1, le=4_194_304,
+        unit=_("tokens"), fallback=DEFAULT_CONTEXT_LENGTH,
+        default_text=_("prompt + output tokens when either is given, else %(default)s"),
+    )  # fmt: skip
+    finetune_method: FinetuneMethod = declared(
+        FinetuneMethod.FULL, kind="choice", label=_("Fine-tuning method"), modes=("finetune",),
+        choices=(("full", _("full fine-tune")), ("lora", _("LoRA fine-tune")),
+                 ("qlora", _("QLoRA fine-tune"))), page=False,
+    )  # fmt: skip
+    gpu_count: int | None = declared(
+        None, kind="int", label=_("GPUs (all nodes)"), ge=1, le=MAX_GPUS_PER_NODE * MAX_NODES,
+        page=False,
+    )  # fmt: skip
+    gpu: str | None = declared(
+        None, kind="str", label=_("Preferred GPU"), max_length=120, page_name="prefer_gpu"
+    )
+    layers: int | None = declared(None, kind="int", label=_("Layers"), ge=1, le=1000, page=False)
+    hidden_size: int | None = declared(
+        None, kind="int", label=_("Hidden size"), ge=1, le=262144, page=False
+    )
+    attention_heads: int | None = declared(
+        None, kind="int", label=_("Attention heads"), ge=1, le=4096, page=False
+    )
+    kv_heads: int | None = declared(
+        None, kind="int", label=_("KV heads"), ge=1, le=4096, page=False
+    )
+    vocab_size: int | None = declared(
+        None, kind="int", label=_("Vocabulary size"), ge=1, le=4_000_000, page=False
+    )
+    train_tokens: float | None = declared(
+        None, kind="float", label=_("Tokens to train on"), gt=0, le=1e16, modes=TRAINING,
+        description="Training: tokens to train on, e.g. 3e11", unit=_("tokens"), example="3e11",
+    )  # fmt: skip
+    epochs: float | None = declared(
+        None, kind="float", label=_("Epochs"), gt=0, le=1e6, modes=TRAINING,
+        description="Training: passes over the data set (with dataset_tokens)",
+    )  # fmt: skip
+    dataset_tokens: float | None = declared(
+        None, kind="float", label=_("Tokens in the data set"), gt=0, le=1e16, modes=TRAINING,
+        description="Training: tokens in the data set (with epochs)", unit=_("tokens"),
+        example="1e11",
+    )  # fmt: skip
+    deadline_days: float | None = declared(
+        None, kind="float", label=_("Deadline (days)"), gt=0, le=3650, modes=TRAINING,
+        description="Training: the run must finish within this many days", unit=_("days"),
+    )  # fmt: skip
+    concurrent_users: int | None = declared(
+        None, kind="int", label=_("Concurrent users"), ge=1, le=1_000_000, modes=INFERENCE,
+        description="Inference: sequences served at once",
+    )  # fmt: skip
+    prompt_tokens: int | None = declared(
+        None, kind="int", label=_("Prompt tokens per request"), ge=1, le=4_194_304,
+        modes=INFERENCE, description="Inference: tokens in per request", unit=_("tokens"),
+        fallback=DEFAULT_PROMPT_TOKENS,
+    )  # fmt: skip
+    output_tokens: int | None = declared(
+        None, kind="int", label=_("Output tokens per request"), ge=1, le=4_194_304,
+        modes=INFERENCE, description="Inference: tokens out per request", unit=_("tokens"),
+        fallback=DEFAULT_OUTPUT_TOKENS,
+    )  # fmt: skip
+    target_tokens_per_s: float | None = declared(
+        None, kind="float", label=_("Output tokens per second to serve"), gt=0, le=1e9,
+        modes=INFERENCE, description="Inference: output tokens/s the build must sustain",
+        unit=_("tokens per second"),
+    )  # fmt: skip
+    target_ttft_s: float | None = declared(
+        None, kind="float", label=_("Time to first token within (seconds)"), gt=0, le=3600,
+        modes=INFERENCE, description="Inference: time to first token the build must meet, s",
+        unit=_("seconds"),
+    )  # fmt: skip
+
+    def __post_init__(self) -> None:
+        # The defaults the engine derives (the class docstring); a frozen dataclass sets them
+        # as its constructor would.
+        if self.batch_size is None:
+            users = self.concurrent_users if self.mode == Mode.INFER else None
+            object.__setattr__(self, "batch_size", users or DEFAULT_BATCH_SIZE)
+        if self.context_length is None:
+            context = DEFAULT_CONTEXT_LENGTH
+            if self.prompt_tokens is not None or self.output_tokens is not None:
+                context = (self.prompt_tokens or DEFAULT_PROMPT_TOKENS) + (
+                    self.output_tokens or DEFAULT_OUTPUT_TOKENS
+                )
+            object.__setattr__(self, "context_length", context)
 
     @property
     def has_work(self) -> bool:
         """Return whether the workload states an amount of work to time and price."""
-        if self.mode == Mode.INFER:
-            return any(
-                value is not None
-                for value in (
-                    self.concurrent_users,
-                    self.prompt_tokens,
-                    self.output_tokens,
-                    self.target_tokens_per_s,
-                    self.target_ttft_s,
-                )
-            )
+        if self.mode == Mode.INFER:  # any field declared for inference only
+            return any(getattr(self, name) is not None for name in INFERENCE_WORK)
         return self.train_tokens is not None
+
+
+# The amount of work of an inference workload: its fields declared for inference only.
+INFERENCE_WORK = tuple(f.name for f in declarations(Workload) if f.spec.modes == INFERENCE)
