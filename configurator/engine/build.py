@@ -367,7 +367,7 @@ def even_split(gpu_count: int, sockets: int) -> tuple[int, ...]:
     return tuple(base + (1 if socket < extra else 0) for socket in range(max(sockets, 1)))
 
 
-# How each field of a Build is set (tests/engine/test_build_fields.py holds every field to one
+# How each field of a Build is set (tests/configurator/test_build_fields.py holds each field to one
 # of these): given to `Build.assemble`, or taken from the part named.
 BUILD_GIVEN = (
     "cpu", "cpu_count", "gpu", "gpu_count", "gpus_per_socket", "memory_gb", "memory_ecc",
