@@ -19,7 +19,6 @@ from ninja.security import django_auth
 from configurator import api_shapes, selectors, services
 from configurator.api_errors import capped, parse_document, validation_errors
 from configurator.api_json import json_answer
-from configurator.engine.rules import RuleParams
 from configurator.fleet.api import router as fleet_router
 from configurator.fleet.services import ruleset_change_preview
 from configurator.inputs import (
@@ -164,7 +163,7 @@ def recommend(request: HttpRequest, payload: RecommendIn):
 @api.get("/rules", response={200: RulesOut, 400: ErrorsOut}, tags=["rules"])
 def rules(request: HttpRequest, profile: Text | None = None):
     """Return the current version of the default (or the named) rule profile."""
-    return rules_out(services.rule_version_for(profile))
+    return api_shapes.rules_json(services.rule_version_for(profile))
 
 
 @api.patch(
@@ -206,35 +205,14 @@ def rules_patch(request: HttpRequest, payload: RulesPatchIn):
             request,
             {"base_version": [message]},
             status=409,
-            current=rules_out(stale.current),
-            since=[version_changes(version) for version in stale.since()],
+            current=api_shapes.rules_json(stale.current),
+            since=[api_shapes.version_changes_json(version) for version in stale.since()],
         )
     except DjangoValidationError as error:
         raise InputErrors(
             {f"parameters.{name}": messages for name, messages in error.message_dict.items()}
         ) from error
-    return rules_out(published)
-
-
-def version_changes(version) -> dict[str, object]:
-    """Return what one published version changed, by whom and when."""
-    return {
-        "version": version.version,
-        "changes": version.changes,
-        "note": version.note,
-        "published_at": version.created_at.isoformat(),
-        "published_by": version.created_by.get_username() if version.created_by else None,
-    }
-
-
-def rules_out(version) -> dict[str, object]:
-    return {
-        "version": version.version,
-        "profile": version.profile.slug,
-        "parameters": RuleParams.from_mapping(version.parameters).as_dict(),
-        "published_at": version.created_at.isoformat(),
-        "published_by": version.created_by.get_username() if version.created_by else None,
-    }
+    return api_shapes.rules_json(published)
 
 
 # Capabilities living in their own apps add their routers here.

@@ -1,7 +1,7 @@
 """The API's answers: the one module that writes the services' domain objects as api.md's JSON.
 
-`/evaluate`, `/recommend`, `/sizing` and a quote's frozen evaluation are written here, from
-the engine's dataclasses (`Evaluation`, `Recommendation`, `Sizing`, `Performance`); the
+`/evaluate`, `/recommend`, `/sizing`, `/rules` and a quote's frozen evaluation are written
+here, from the engine's dataclasses (`Evaluation`, `Recommendation`, `Sizing`, `Performance`); the
 services return those objects and the pages read their attributes. Texts are messages
 (`engine.messages`) rendered in the request's language; `tests/api/test_golden_answers.py`
 holds every byte of these answers.
@@ -15,7 +15,9 @@ from django.utils import translation
 from configurator.engine.evaluate import Evaluation
 from configurator.engine.recommend import Recommendation
 from configurator.engine.registry import REGISTRY
+from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import SIZING_UNIT, card_gb
+from configurator.models import RuleSetVersion
 from configurator.schemas import RecommendedBuildOut
 from configurator.services import Evaluated, Recommended, Sized
 from configurator.translation import check_title, localize, speaks_english
@@ -147,3 +149,25 @@ def sized_json(sized: Sized) -> dict[str, object]:
             work["assumptions"].append(translate(sized.rent_note))
             result["performance"] = work
     return result
+
+
+def version_changes_json(version: RuleSetVersion) -> dict[str, object]:
+    """Return what one published version changed, by whom and when."""
+    return {
+        "version": version.version,
+        "changes": version.changes,
+        "note": version.note,
+        "published_at": version.created_at.isoformat(),
+        "published_by": version.created_by.get_username() if version.created_by else None,
+    }
+
+
+def rules_json(version: RuleSetVersion) -> dict[str, object]:
+    """Return a rule version as `/rules` answers it: its parameters, when and by whom."""
+    return {
+        "version": version.version,
+        "profile": version.profile.slug,
+        "parameters": RuleParams.from_mapping(version.parameters).as_dict(),
+        "published_at": version.created_at.isoformat(),
+        "published_by": version.created_by.get_username() if version.created_by else None,
+    }
