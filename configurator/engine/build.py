@@ -27,18 +27,47 @@ class FormFactor(StrEnum):
 
 
 class Architecture(StrEnum):
-    """A GPU's architecture: it decides the number formats its tensor cores run."""
+    """A GPU's architecture: it decides the number formats its tensor cores run.
 
+    An open list (domain.md §6): a later architecture is one more member here, one more
+    choice in catalog.models.GpuArchitecture, and one more entry in the formats it adds
+    (`FORMATS_INTRODUCED`); every format an earlier one runs, it runs too.
+    """
+
+    VOLTA = "volta"  # V100: first tensor cores, FP16 only (no BF16, no INT8 tensor path)
+    TURING = "turing"  # T4, RTX 20-series: FP16, INT8/INT4 tensor cores
     AMPERE = "ampere"  # A100, A800: FP16/BF16/TF32, INT8; no FP8
     ADA = "ada"  # RTX 4090, L20, L40S: FP8 tensor cores
-    HOPPER = "hopper"  # H100, H800, H20: FP8 Transformer Engine
+    HOPPER = "hopper"  # H100, H800, H20, H200: FP8 Transformer Engine
+    BLACKWELL = "blackwell"  # B200, B300, RTX PRO 6000: FP8 and FP4 (NVFP4) tensor cores
 
 
-# Formats that need tensor cores of a given architecture; every other precision a workload may
-# name (fp32, fp16, bf16, and weight-only int8/int4, which kernels dequantise to 16-bit) runs
-# on all of them. FP8 (E4M3/E5M2) arrived with Ada and Hopper [NVIDIA architecture papers].
+# Architectures by generation (Ada and Hopper are one generation, both 2022); a format one
+# introduces, the later ones run.
+ARCHITECTURE_ORDER: tuple[Architecture, ...] = tuple(Architecture)
+# The formats that need a given architecture's tensor cores, by the architecture that
+# introduced them [NVIDIA architecture whitepapers]: FP8 (E4M3/E5M2) with Ada and Hopper
+# (released together, so both bring it), FP4 with Blackwell. Every other precision a workload
+# may name (fp32, fp16, bf16, and weight-only int8/int4, which kernels dequantise to 16-bit)
+# runs on all of them.
+FORMATS_INTRODUCED: dict[Architecture, frozenset[str]] = {
+    Architecture.ADA: frozenset({"fp8"}),
+    Architecture.HOPPER: frozenset({"fp8"}),
+    Architecture.BLACKWELL: frozenset({"fp4"}),
+}
+
+
+def native_formats(architecture: Architecture) -> frozenset[str]:
+    """Return the architecture-bound formats (fp8, fp4) its tensor cores run."""
+    upto = ARCHITECTURE_ORDER[: ARCHITECTURE_ORDER.index(architecture) + 1]
+    return frozenset().union(*(FORMATS_INTRODUCED.get(arch, frozenset()) for arch in upto))
+
+
+# Each architecture-bound format and the architectures that run it, derived from the above:
+# fp8 on Ada, Hopper and Blackwell; fp4 on Blackwell.
 PRECISION_ARCHITECTURES: dict[str, frozenset[Architecture]] = {
-    "fp8": frozenset({Architecture.ADA, Architecture.HOPPER}),
+    precision: frozenset(arch for arch in Architecture if precision in native_formats(arch))
+    for precision in sorted(frozenset().union(*FORMATS_INTRODUCED.values()))
 }
 
 
@@ -129,12 +158,13 @@ class MemoryModule:
 
 @dataclass(frozen=True, slots=True)
 class Psu:
-    """One power-supply model."""
+    """One power-supply model; `vendor` decides the chassis it fits (Platform.takes_psu)."""
 
     slug: str
     name: str
     rated_w: int
     monthly_price: float = 0.0
+    vendor: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,10 +207,27 @@ class Platform:
     rated_power_w: int = 0  # the maker's power figure fully populated; 0: none published
     rated_gpu_w: int = 0  # the GPU power that figure is stated for
     monthly_price: float = 0.0
+    vendor: str = ""
+    psu_slugs: frozenset[str] = frozenset()  # the PSU models its bays take; empty: see takes_psu
 
     @property
     def gpu_capacity(self) -> int:
         return sum(self.gpu_slots)
+
+    def takes_psu(self, psu: Psu) -> bool:
+        """Return whether the PSU fits this platform's bays (domain.md §6).
+
+        A bay takes PSUs rated at most `psu_max_w`; of those, the models the catalog names
+        for the platform, or, where it names none, the platform maker's own (a PSU or
+        platform without a vendor, as engine tests build them, is not held to the maker).
+        """
+        if self.psu_max_w and psu.rated_w > self.psu_max_w:
+            return False
+        if self.psu_slugs:
+            return psu.slug in self.psu_slugs
+        if not (self.vendor and psu.vendor):
+            return True
+        return psu.vendor.strip().lower() == self.vendor.strip().lower()
 
     def takes_gpu(self, gpu: Gpu) -> bool:
         """Return whether the GPU fits this platform's slots or baseboard."""
