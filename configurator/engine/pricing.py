@@ -159,8 +159,8 @@ def build_bill(
     memory: MemoryOption | None = None,
     psus: PsuOption | None = None,
 ) -> Bill:
-    """Return the bill of an engine build; a `Build` holds no platform or NIC model, so the
-    ones it names come beside it."""
+    """Return the bill of an engine build: its platform and NIC model are the build's own
+    (`Build.platform`, `Build.nic`) unless given."""
     return bill(
         cpu=build.cpu,
         cpu_count=build.cpu_count,
@@ -172,8 +172,8 @@ def build_bill(
         catalog=catalog,
         nodes=build.nodes,
         nics=build.nics,
-        platform=platform,
-        nic=nic,
+        platform=platform or build.platform,
+        nic=nic or build.nic,
         dimm_count=build.dimm_count,
         memory=memory,
         psus=psus,

@@ -6,13 +6,14 @@ S2 was built by the fleet with the recipe's literal 512 GB (P3 rejects it for 8 
 the page opened it with 768 GB; both surfaces now take the page's memory.
 """
 
+import json
 from dataclasses import replace
 from decimal import Decimal
 
 import pytest
 from django.http import QueryDict
 
-from configurator import selectors, services
+from configurator import selectors
 from configurator.engine.evaluate import evaluate
 from configurator.engine.recommend.recipes import recipe_gpus
 from configurator.fleet import selectors as fleet_selectors
@@ -21,7 +22,7 @@ from configurator.fleet.recipes import recipe_builds
 from configurator.inputs import build_from_input
 from configurator.quotes import selectors as quote_selectors
 from configurator.quotes import services as quote_services
-from configurator.schemas import BuildIn, RecommendIn, WorkloadIn
+from configurator.schemas import BuildIn
 from configurator.web import services as web_services
 
 pytestmark = pytest.mark.django_db
@@ -64,7 +65,7 @@ def test_the_page_the_fleet_and_the_delivery_script_build_a_recipe_alike(code):
     )
     assert fleet_selectors.build_from_query(QueryDict(listed["query"])) == recipe.build
     assessed = web_services.configuration_assess(config=config, workload=None)
-    assert assessed.evaluation["verdict"] == evaluate(recipe.build, params()).verdict == "accept"
+    assert assessed.evaluation.verdict == evaluate(recipe.build, params()).verdict == "accept"
 
 
 def test_s2_has_the_pages_memory_everywhere():
@@ -83,17 +84,20 @@ def test_the_rule_impact_preview_judges_the_recipes_the_page_opens():
 
 
 @pytest.mark.parametrize("code", CODES)
-def test_the_recommenders_scenario_build_is_the_recipes_node(code):
+def test_the_recommenders_scenario_build_is_the_recipes_node(client, code):
     recipe = fleet_recipe(code).build
-    answer = services.build_recommend(RecommendIn(workload=WorkloadIn(**WORKLOADS[code]), limit=10))
-    (paired,) = [item for item in answer["builds"] if item["scenario"] == code]
+    body = {"workload": WORKLOADS[code], "limit": 10}
+    answer = client.post("/api/v1/recommend", json.dumps(body), content_type="application/json")
+    (paired,) = [item for item in answer.json()["builds"] if item["scenario"] == code]
     assert paired["evaluation"]["verdict"] == "accept"
     fields = {k: v for k, v in paired["build"].items() if k not in ("bom", "dimm_count")}
     built = build_from_input(BuildIn(**fields), selectors.snapshots()[0].everything)
     if built.nodes == 1:  # the recipe's own build
         assert built == recipe
     else:  # S3's 100B training needs three such nodes and their fabric: the node is the recipe's
-        node = replace(built, nodes=1, nics=0, nic_lanes=16, nic_tdp_w=25, nic_speed_gbps=0)
+        node = replace(
+            built, nodes=1, nics=0, nic=None, nic_lanes=16, nic_tdp_w=25, nic_speed_gbps=0
+        )
         assert replace(node, psu_watts=recipe.psu_watts) == recipe
 
 
