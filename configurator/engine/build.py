@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from configurator.engine.model_shapes import published_shape
+
 
 class Mode(StrEnum):
     TRAIN = "train"
@@ -266,9 +268,21 @@ class Workload:
     with `epochs` × `dataset_tokens` when given that way (already multiplied into
     `train_tokens`); `concurrent_users`, `prompt_tokens`, `output_tokens`,
     `target_tokens_per_s` and `target_ttft_s` for inference (docs/performance.md).
+
+    How the model is built (domain.md §6, "Models as they are built today"), all optional:
+    `model` names a published shape (`model_shapes.MODEL_SHAPES`, by id, name or repository);
+    every field it describes that the workload does not give is filled from it when the
+    workload is made, so `model_params_b` may be left out (None) beside it and fields given
+    beside it win. `active_params_b` is what one token uses (a mixture of experts: default all
+    of `model_params_b`), `experts` and `experts_per_token` the routed-expert layout,
+    `attention` mha, gqa or mla (default: by the heads; a shape not given is GQA with 8 KV
+    heads), `head_dim` the width of one query/key head when it is not hidden ÷ heads,
+    `kv_cache_precision` the KV cache's number format (default: the weights' precision, a
+    16-bit cache for weight-only int8/int4), and `encoder` an encoder or embedding model,
+    which keeps no KV cache.
     """
 
-    model_params_b: float
+    model_params_b: float  # None only beside a `model`, which fills it
     mode: Mode
     batch_size: int = 1
     precision: str = "bf16"
@@ -290,6 +304,47 @@ class Workload:
     output_tokens: int | None = None
     target_tokens_per_s: float | None = None
     target_ttft_s: float | None = None
+    model: str | None = None
+    active_params_b: float | None = None
+    experts: int | None = None
+    experts_per_token: int | None = None
+    attention: str | None = None
+    head_dim: int | None = None
+    kv_cache_precision: str | None = None
+    encoder: bool = False
+
+    def __post_init__(self) -> None:
+        if self.model is None:
+            return
+        shape = published_shape(self.model)
+        filled = {
+            "model": shape.id,
+            "model_params_b": shape.params_b,
+            "active_params_b": shape.active_params_b,
+            "experts": shape.experts,
+            "experts_per_token": shape.experts_per_token,
+            "attention": str(shape.attention),
+            "head_dim": shape.head_dim,
+            "layers": shape.layers,
+            "hidden_size": shape.hidden_size,
+            "attention_heads": shape.attention_heads,
+            "kv_heads": shape.kv_heads,
+            "vocab_size": shape.vocab_size,
+        }
+        for name, value in filled.items():
+            if name == "model" or getattr(self, name) is None:
+                object.__setattr__(self, name, value)
+
+    @property
+    def active_b(self) -> float:
+        """Return the parameters one token uses, in billions (all of them for a dense model)."""
+        return self.active_params_b if self.active_params_b is not None else self.model_params_b
+
+    @property
+    def is_moe(self) -> bool:
+        """Return whether the model routes each token to some of its experts."""
+        experts, used = self.experts, self.experts_per_token
+        return bool(experts and used and used < experts)
 
     @property
     def has_work(self) -> bool:
