@@ -136,8 +136,9 @@ def test_batch_one_decode_is_bound_by_reading_the_weights():
     result = performance(one_h100(), serve(concurrent_users=1), RULES, 1.0)
     bandwidth = 3350e9 * RULES.memory_bandwidth_efficiency
     assert result.terms["decode_memory_s"] > result.terms["decode_compute_s"]
-    # weights (14 GB) + one sequence's KV cache at its mean context, read once per token
-    kv = 2 * 32 * 32 * 128 * 2 * (1024 + 128)
+    # weights (14 GB) + one sequence's KV cache at its mean context, read once per token; a
+    # bare 7B is Mistral-7B's shape, grouped-query attention with 8 KV heads (domain.md §6)
+    kv = 2 * 32 * 8 * 128 * 2 * (1024 + 128)
     assert result.terms["decode_step_s"] == pytest.approx((7e9 * 2 + kv) / bandwidth)
 
 
