@@ -110,9 +110,10 @@ def test_deepseek_memory_holds_all_671b_while_compute_uses_37b():
     dense = replace(fp8, model=None, active_params_b=None, experts=None, experts_per_token=None)
     ours = performance(board(h200()), fp8, RULES, 1.0)
     theirs = performance(board(h200()), dense, RULES, 1.0)
-    # An 8k prefill is compute bound: on the active path (37B plus MLA's attention over the
-    # prompt) it is about 12 × shorter than on 671B.
-    assert theirs.time_to_first_token_s / ours.time_to_first_token_s > 10
+    # An 8k prefill is compute bound: 2·(37B + MLA's attention over the prompt) FLOPs per
+    # token instead of 2·(671B + …), 12 × fewer; with the tensor-parallel and all-to-all
+    # traffic both pay, the first token comes about 8 × sooner.
+    assert theirs.time_to_first_token_s / ours.time_to_first_token_s > 7
 
 
 def test_a_decode_step_reads_the_experts_its_tokens_touch():
