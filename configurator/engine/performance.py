@@ -1,6 +1,7 @@
 """Time, throughput and cost of the work a build does (docs/performance.md has the derivation).
 
-Symbols: P parameters, T training tokens, N GPUs of the build (all nodes), peak the GPU's dense
+Symbols: P parameters, N_a those a token uses (`Workload.active_b`: P for a dense model, the
+active path of a mixture of experts), T training tokens, N GPUs of the build (all nodes), peak the GPU's dense
 tensor throughput at the workload's precision (datasheet, no sparsity), MFU the share of peak
 the build sustains — a rule parameter per interconnect class (NVSwitch board, NVLink bridges,
 PCIe only) — BW the GPU's memory bandwidth and η its rule-given efficiency.
@@ -8,7 +9,7 @@ PCIe only) — BW the GPU's memory bandwidth and η its rule-given efficiency.
 Training (full training and full fine-tuning; full activation recomputation, as sizing
 assumes):
 
-    FLOPs       = 8·(P + 2·L·s·h)·T   forward 2, backward 4 and recomputed forward 2 FLOPs per
+    FLOPs       = 8·(N_a + 2·L·s·h)·T forward 2, backward 4 and recomputed forward 2 FLOPs per
                                       parameter and token (6 without recomputation), the
                                       attention scores counted as 2·L·s·h more parameters
                                       (Narayanan et al. 2021, eq. 3); LoRA/QLoRA 6·(…)·T:
@@ -26,12 +27,18 @@ GPU's PCIe x16 link inside a node, each GPU's share of the node's NICs between n
 Inference, a replica being the fewest GPUs (1, 2, 4, 8 …) that hold the model with its share of
 the sequences, r GPUs each, B sequences in flight per replica:
 
-    decode step = max((weights + B · KV bytes at mean context) / (r · BW · η),
-                      2·(P + 2·L·c·h)·B / (r · peak · MFU))        c = prompt + output / 2
-                  + 2·L all-reduces of B·h activations when r > 1 (8 µs + ring bytes each)
-    prefill     = max(2·(P + 2·L·prompt·h)·prompt · B / (r · peak · MFU), weights / (r · BW · η))
+    decode step = max((weights read + B · KV bytes at mean context) / (r · BW · η),
+                      2·(N_a + 2·L·c·h)·B / (r · peak · MFU))      c = prompt + output / 2
+                  + 2·L all-reduces of B·h activations when r > 1 (8 µs + ring bytes each);
+                    a mixture of experts swaps each MoE layer's MLP all-reduce for a dispatch
+                    and a combine all-to-all (expert parallel over the replica)
+    prefill     = max(2·(N_a + 2·L·prompt·h)·prompt · B / (r · peak · MFU), weights / (r · BW · η))
     tokens/s    = replicas · B · output / (prefill + output · decode step)
     first token = prefill of one prompt on an idle replica
+
+Weights read per decode step are all of them for a dense model and, for a mixture of
+experts, the shared part plus the experts its B tokens touch (`weights_read`). KV bytes per
+token follow the attention kind and KV precision (`sizing.kv_bytes_per_token`).
 
 Cost: a month is 730 hours (365 × 24 / 12); cost per run = monthly price × hours / 730; cost
 per million output tokens = monthly price / (tokens/s · 730 · 3600) · 10⁶.
