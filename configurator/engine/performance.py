@@ -1,10 +1,11 @@
 """Time, throughput and cost of the work a build does (docs/performance.md has the derivation).
 
-Symbols: P parameters, N_a those a token uses (`Workload.active_b`: P for a dense model, the
-active path of a mixture of experts), T training tokens, N GPUs of the build (all nodes), peak the GPU's dense
-tensor throughput at the workload's precision (datasheet, no sparsity), MFU the share of peak
-the build sustains — a rule parameter per interconnect class (NVSwitch board, NVLink bridges,
-PCIe only) — BW the GPU's memory bandwidth and η its rule-given efficiency.
+Symbols: P parameters, N_a those a token uses (`Workload.active_b`: P for a dense model,
+the active path of a mixture of experts), T training tokens, N GPUs of the build (all
+nodes), peak the GPU's dense tensor throughput at the workload's precision (datasheet, no
+sparsity), MFU the share of peak the build sustains — a rule parameter per interconnect
+class (NVSwitch board, NVLink bridges, PCIe only) — BW the GPU's memory bandwidth and η its
+rule-given efficiency.
 
 Training (full training and full fine-tuning; full activation recomputation, as sizing
 assumes):
