@@ -303,3 +303,15 @@ def test_deepseek_r1_on_8_h200_is_within_the_band_of_inferencexs_figures(users, 
                      output_tokens=1024)  # fmt: skip
     ours = performance(board(h200()), workload, RULES, 1.0)
     assert 1.0 <= ours.tokens_per_s / figure <= 1.8
+
+
+def test_an_fp8_kv_cache_needs_ada_or_hopper():
+    """domain.md §6: FP8 KV only on Ada or Hopper and later; Ampere (A800) has no FP8."""
+    from configurator.engine.checks import precision_supported
+    from tests.engine.builders import s2
+
+    fp8_kv = Workload(70, Mode.INFER, kv_cache_precision="fp8")
+    ampere = precision_supported(s2(), fp8_kv, RULES)
+    assert ampere.failed and "KV cache" in str(ampere.detail)
+    assert not precision_supported(s3(), fp8_kv, RULES).failed
+    assert not precision_supported(s2(), Workload(70, Mode.INFER), RULES).failed
