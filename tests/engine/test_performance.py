@@ -300,6 +300,14 @@ WORK = st.one_of(
         target_tokens_per_s=st.sampled_from([10, 1000, 1e5]),
         context_length=st.sampled_from([2048, 32768]),
     ),
+    st.builds(  # today's models by name: mixtures of experts, MLA (issue 18)
+        serve,
+        params_b=st.none(),
+        model=st.sampled_from(["mixtral-8x7b", "qwen3-235b-a22b", "deepseek-r1", "qwen2.5-7b"]),
+        concurrent_users=st.sampled_from([1, 8, 64, 512]),
+        target_tokens_per_s=st.sampled_from([None, 1000]),
+        precision=st.sampled_from(["bf16", "fp8"]),
+    ),
 )
 CLUSTERS = st.builds(
     Cluster,
