@@ -205,6 +205,11 @@ class Sizing:
     breakdown: dict[str, float]  # weights, gradients, optimizer, activations, kv_cache, overhead
     notes: tuple[Note, ...] = field(compare=False, repr=False)  # read as `assumptions`
     micro_batch: int | None = None  # training that accumulates gradients: sequences per step
+    # Inference: the KV cache's format and the attention it was counted for (api.md: /sizing
+    # names them), and its bytes per token; None for training.
+    kv_cache_precision: str | None = None
+    attention: str | None = None
+    kv_bytes_per_token: float | None = None
 
     @property
     def assumptions(self) -> tuple[Message, ...]:
@@ -659,7 +664,18 @@ def size_workload(
         breakdown=breakdown,
         notes=need.notes,
         micro_batch=micro if micro is not None and micro < workload.batch_size else None,
+        **_kv_fields(workload),
     )
+
+
+def _kv_fields(workload: Workload) -> dict[str, object]:
+    if workload.mode != Mode.INFER:
+        return {}
+    return {
+        "kv_cache_precision": kv_precision(workload),
+        "attention": str(attention_kind(workload)),
+        "kv_bytes_per_token": kv_bytes_per_token(workload),
+    }
 
 
 def card_gb(gpu_memory_gb: float) -> float:

@@ -78,6 +78,14 @@ def test_the_assumptions_name_the_published_shape_attention_and_kv_precision():
     assert lines[0].startswith("shape of DeepSeek-R1 as published: 61 layers")
     assert any("MLA attention: L·(r + d_R) = 61 × (512 + 64) = 35,136 values" in x for x in lines)
     assert any(line.startswith("KV cache in fp8") for line in lines)
+    sized = size_workload(serve("deepseek-r1", precision="fp8"))
+    assert (sized.kv_cache_precision, sized.attention, sized.kv_bytes_per_token) == (
+        "fp8",
+        "mla",
+        35_136,
+    )
+    trained = size_workload(Workload(7, Mode.TRAIN))
+    assert trained.kv_cache_precision is trained.attention is trained.kv_bytes_per_token is None
     assert any("8 of 256 experts per token" in line and "37B" in line for line in lines)
 
 
