@@ -7,12 +7,17 @@ Bytes are counted exactly and reported in GB (10⁹ bytes), totals over all GPUs
 Inference (`Mode.INFER`), tensor parallel over n GPUs, every term split evenly:
 
     weights     = P · bytes(precision)          fp32 4, fp16/bf16 2, fp8 1, int8 1, int4 0.5
-    kv_cache    = 2 · L · k · d · s · b · kv    kv = 2 (16-bit cache), 1 for fp8, 4 for fp32
+    kv_cache    = kv_values · s · b · kv        kv_values = 2·L·k·d (MHA, GQA), L·(r + d_R) (MLA:
+                                                DeepSeek's latent, 61 × (512 + 64)), 0 for an
+                                                encoder; kv = bytes of `kv_cache_precision`
+                                                (default the weights'): 2, 1 for fp8/int8, 4
     activations = max(T · 4h · act, b · V · 4)  T = min(s · b, C), act = 2, 4 for fp32
 
 The KV term is the K and V tensor of every layer for every token of every concurrent sequence
 (Pope et al. 2022, "Efficiently Scaling Transformer Inference"; vLLM sizes its KV blocks the
-same way). Weight-only integer formats (int8, int4) keep a 16-bit cache. Inference
+same way). Weight-only integer formats (int8, int4) keep a 16-bit cache unless
+`kv_cache_precision` says otherwise. Weights count all P parameters, a mixture of experts
+too: memory holds every expert, only compute (performance.py) uses the active ones. Inference
 activations are freed layer by layer, so only the largest transient buffer counts, as serving
 engines run it: prefill in chunks of at most C = 8192 tokens per step (`PREFILL_CHUNK_TOKENS`;
 vLLM's `max_num_batched_tokens` and SGLang's `chunked_prefill_size` default to 8192), whose
@@ -47,13 +52,14 @@ NCCL buffers) + 5 % of that GPU's tensors (caching-allocator fragmentation, the 
 the layer being recomputed, ZeRO-3's gathered layer). Total = n × per GPU; when the GPU count
 is not known the workload is sized for one GPU.
 
-Model shape, when the workload does not give it: a nominal size within 5 % of a published
-model takes that model's shape (`KNOWN_SHAPES`); any other size solves P ≈ 12·L·h² + V·h
+Model shape, when the workload does not give it: a `model` fills its published shape
+(model_shapes.py, when the Workload is made); a nominal size within 5 % of a published
+grouped-query model takes that model's shape (`KNOWN_SHAPES`); any other size solves P ≈ 12·L·h² + V·h
 (4h² attention + 8h² MLP per layer, plus the embedding; Kaplan et al. 2020 §2.1) with the
 width-to-depth ratio h ≈ 128·L that GPT-3 175B, Llama-2-7B/13B and Llama-3.1-405B share, rounds
-L to a whole layer and h to a multiple of the 128-wide head. Derived models have h / 128 heads,
-and 8 KV heads from h = 8192 up (grouped-query attention, as Llama-2-34B/70B) or one per head
-below.
+L to a whole layer and h to a multiple of the 128-wide head. Derived models have h / 128 heads
+and 8 KV heads: a shape not given is grouped-query attention (domain.md §6), never 2023's
+multi-head attention, which `attention: mha` asks for.
 
 Figures agree with llm-analysis 0.2.2 for weights, KV cache, optimizer state and activations;
 it keeps gradients in fp32 (4 bytes, so 18 bytes per parameter). docs/sizing.md has the
@@ -102,7 +108,7 @@ DEFAULT_VOCAB = 32_000  # Llama-2's tokenizer
 HEAD_DIM = 128  # every Llama, GPT-3 175B and most open models since
 WIDTH_PER_LAYER = 128  # h ≈ 128·L: GPT-3 175B 12288/96, Llama-2-7B 4096/32, 13B 5120/40
 GQA_KV_HEADS = 8  # a shape not given: grouped-query attention with 8 KV heads (domain.md §6)
-KNOWN_SHAPE_TOLERANCE = 0.05  # "6.7B" is Llama-2-7B's shape, "30B" is not CodeLlama-34B's
+KNOWN_SHAPE_TOLERANCE = 0.05  # "6.7B" is Mistral-7B's shape, "30B" is not CodeLlama-34B's
 DEFAULT_MAX_GPUS = 64  # eight 8-GPU nodes
 # What a sizing answer's GB are (docs/sizing.md, "Units").
 SIZING_UNIT = _(
