@@ -54,12 +54,12 @@ is not known the workload is sized for one GPU.
 
 Model shape, when the workload does not give it: a `model` fills its published shape
 (model_shapes.py, when the Workload is made); a nominal size within 5 % of a published
-grouped-query model takes that model's shape (`KNOWN_SHAPES`); any other size solves P ≈ 12·L·h² + V·h
-(4h² attention + 8h² MLP per layer, plus the embedding; Kaplan et al. 2020 §2.1) with the
-width-to-depth ratio h ≈ 128·L that GPT-3 175B, Llama-2-7B/13B and Llama-3.1-405B share, rounds
-L to a whole layer and h to a multiple of the 128-wide head. Derived models have h / 128 heads
-and 8 KV heads: a shape not given is grouped-query attention (domain.md §6), never 2023's
-multi-head attention, which `attention: mha` asks for.
+grouped-query model takes that model's shape (`KNOWN_SHAPES`); any other size solves
+P ≈ 12·L·h² + V·h (4h² attention + 8h² MLP per layer, plus the embedding; Kaplan et al.
+2020 §2.1) with the width-to-depth ratio h ≈ 128·L that GPT-3 175B, Llama-2-7B/13B and
+Llama-3.1-405B share, rounds L to a whole layer and h to a multiple of the 128-wide head.
+Derived models have h / 128 heads and 8 KV heads: a shape not given is grouped-query
+attention (domain.md §6), never 2023's multi-head attention, which `attention: mha` asks for.
 
 Figures agree with llm-analysis 0.2.2 for weights, KV cache, optimizer state and activations;
 it keeps gradients in fp32 (4 bytes, so 18 bytes per parameter). docs/sizing.md has the
