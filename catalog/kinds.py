@@ -88,6 +88,7 @@ def _platform_fields(platform: Platform) -> dict[str, object]:
         "gpu_form_factor": engine.FormFactor(platform.gpu_form_factor),
         "gpu_slots": (platform.gpu_slots_socket0, platform.gpu_slots_socket1)[: platform.sockets],
         "gpu_slugs": frozenset(gpu.slug for gpu in platform.gpus.all()),
+        "psu_slugs": frozenset(psu.slug for psu in platform.psus.all()),
     }
 
 

@@ -15,6 +15,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
+from configurator.engine.build import Architecture, native_formats
 from configurator.jobs.models import LeasedJob
 
 
@@ -125,9 +126,14 @@ class GpuClass(models.TextChoices):
 
 
 class GpuArchitecture(models.TextChoices):
+    """The engine's Architecture (configurator/engine/build.py), an open list: add new ones."""
+
+    VOLTA = "volta", _("Volta")
+    TURING = "turing", _("Turing")
     AMPERE = "ampere", _("Ampere")
     ADA = "ada", _("Ada Lovelace")
     HOPPER = "hopper", _("Hopper")
+    BLACKWELL = "blackwell", _("Blackwell")
 
 
 def throughput_field(label: str, help_text: str) -> models.DecimalField:
@@ -157,10 +163,12 @@ class Gpu(CatalogItem):
         _("architecture"),
         max_length=12,
         choices=GpuArchitecture,
-        help_text=_("Decides the number formats it runs: FP8 needs Hopper or Ada."),
+        help_text=_(
+            "Decides the number formats it runs: FP8 needs Ada, Hopper or later; FP4 Blackwell."
+        ),
     )
     # Dense tensor throughput as the datasheet states it, without structured sparsity; 0 means
-    # the GPU has no such format (FP8 before Hopper and Ada) or the figure is not known.
+    # the GPU has no such format (FP8 before Ada and Hopper) or the figure is not known.
     bf16_tflops = throughput_field(
         _("BF16/FP16 tensor TFLOPS (dense)"),
         _("Dense, without sparsity, FP32 accumulate; 0: not known."),
@@ -181,6 +189,25 @@ class Gpu(CatalogItem):
         verbose_name = _("GPU")
         verbose_name_plural = _("GPUs")
         constraints = [*CatalogItem.positive("memory_gb", "tdp_w"), price_constraint()]
+
+    def clean(self) -> None:
+        # The formats a GPU runs follow from its architecture (engine/build.py): a datasheet
+        # FP8 figure on an architecture without FP8 tensor cores is a mistake in the row.
+        known = self.architecture in {arch.value for arch in Architecture}
+        if (
+            known
+            and self.fp8_tflops
+            and "fp8" not in native_formats(Architecture(self.architecture))
+        ):
+            raise ValidationError(
+                {
+                    "fp8_tflops": _(
+                        "%(architecture)s has no FP8 tensor cores: give 0 (FP8 needs Ada, "
+                        "Hopper or later)."
+                    )
+                    % {"architecture": self.get_architecture_display()}
+                }
+            )
 
 
 class MemoryModule(CatalogItem):
@@ -299,10 +326,20 @@ class Platform(CatalogItem):
         help_text=_("The TDP of each GPU the maker's figure is stated for."),
     )
     power_source_url = models.URLField(_("power figure source"), max_length=300, blank=True)
+    psus = models.ManyToManyField(
+        Psu,
+        blank=True,
+        related_name="platforms",
+        verbose_name=_("PSUs it takes"),
+        help_text=_(
+            "The PSU models its bays take; empty means any PSU of the platform's own vendor "
+            "up to the bay rating. A bill never puts one vendor's PSU in another's chassis."
+        ),
+    )
     nic_slots = models.PositiveSmallIntegerField(_("NIC slots (x16)"), default=2)
     nvme_bays = models.PositiveSmallIntegerField(_("NVMe bays"), default=4)
     rack_units = models.PositiveSmallIntegerField(_("rack units"), default=4)
-    history = HistoricalRecords(m2m_fields=[gpus])
+    history = HistoricalRecords(m2m_fields=[gpus, psus])
 
     class Meta(CatalogItem.Meta):
         verbose_name = _("platform")

@@ -2,15 +2,15 @@
 
 Each kind of part names its resource (`catalog.kinds`, `RESOURCE_OF` there): a plain
 `catalog_resource` of its model, or a resource of its own for columns the model's fields alone
-do not give (a platform's GPUs, by slug).
+do not give (a platform's GPUs and PSUs, by slug).
 
 Rows are matched by slug, so re-importing an exported sheet updates items in place. Every
 row is validated with the model's full_clean (field validators and database constraints)
 before anything is written, and an import runs in one transaction: a sheet with one bad row
 writes nothing. Beyond the model's own rules a row is refused, by row and column, when a cell
 looks like a formula (`catalog.spreadsheets`), when its slug is already in an earlier row of
-the sheet, when a platform names a GPU slug the catalog does not have, or when a number column
-holds something that is not a number.
+the sheet, when a platform names a GPU or PSU slug the catalog does not have, or when a number
+column holds something that is not a number.
 """
 
 from decimal import InvalidOperation
@@ -20,7 +20,7 @@ from django.db import models
 from django.utils.translation import gettext as _
 from import_export import fields, resources, widgets
 
-from catalog.models import Gpu, Platform
+from catalog.models import Gpu, Platform, Psu
 from catalog.spreadsheets import looks_like_formula
 from configurator.revisions import revision_bumps_deferred
 
@@ -119,14 +119,24 @@ class PlatformResource(CatalogResource):
         widget=widgets.ManyToManyWidget(Gpu, field="slug", separator="|"),
     )
 
+    psus = fields.Field(
+        attribute="psus",
+        column_name="psus",
+        widget=widgets.ManyToManyWidget(Psu, field="slug", separator="|"),
+    )
+
     class Meta(CatalogResource.Meta):
         model = Platform
 
     def sheet_errors(self, row, row_number: int | None) -> dict[str, str]:
         errors = super().sheet_errors(row, row_number)
-        named = [slug.strip() for slug in str(row.get("gpus") or "").split("|") if slug.strip()]
-        known = set(Gpu.objects.filter(slug__in=named).values_list("slug", flat=True))
-        unknown = [slug for slug in named if slug not in known]
-        if unknown and "gpus" not in errors:
-            errors["gpus"] = _("Unknown GPU slug(s): %(slugs)s.") % {"slugs": ", ".join(unknown)}
+        for column, model, message in (
+            ("gpus", Gpu, _("Unknown GPU slug(s): %(slugs)s.")),
+            ("psus", Psu, _("Unknown PSU slug(s): %(slugs)s.")),
+        ):
+            named = [s.strip() for s in str(row.get(column) or "").split("|") if s.strip()]
+            known = set(model.objects.filter(slug__in=named).values_list("slug", flat=True))
+            unknown = [slug for slug in named if slug not in known]
+            if unknown and column not in errors:
+                errors[column] = message % {"slugs": ", ".join(unknown)}
         return errors

@@ -16,7 +16,7 @@ import re
 
 from django import forms
 from django.core.exceptions import ValidationError
-from django.core.validators import EMPTY_VALUES
+from django.core.validators import EMPTY_VALUES, BaseValidator
 from django.utils.translation import gettext_lazy as _
 
 from configurator.numbers import DECIMAL, WHOLE
@@ -38,6 +38,16 @@ def _number_text(value: object, pattern: re.Pattern, invalid: str) -> str | None
     if not pattern.fullmatch(text):
         raise ValidationError(invalid, code="invalid")
     return text
+
+
+class GreaterThanValidator(BaseValidator):
+    """Refuse a number at or below the limit (the API's `gt` bound, as pydantic's)."""
+
+    message = _("Ensure this value is greater than %(limit_value)s.")
+    code = "min_value"
+
+    def compare(self, value, limit) -> bool:
+        return value <= limit
 
 
 class WholeNumberField(forms.IntegerField):

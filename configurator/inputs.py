@@ -14,9 +14,8 @@ from configurator.engine import build as engine
 from configurator.engine.catalog import Catalog
 from configurator.engine.messages import _, ngettext
 from configurator.engine.pcie import even_split
-from configurator.engine.performance import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
 from configurator.engine.recommend.layouts import nic_positions
-from configurator.schemas import BuildIn, WorkloadIn
+from configurator.schemas import WORKLOAD_FIELDS, BuildIn, WorkloadIn
 
 
 @dataclass
@@ -285,14 +284,9 @@ def shape_errors(data: WorkloadIn, prefix: str = "workload") -> InputErrors:
     return errors
 
 
-TRAIN_WORK = ("train_tokens", "epochs", "dataset_tokens", "deadline_days")
-INFER_WORK = (
-    "concurrent_users",
-    "prompt_tokens",
-    "output_tokens",
-    "target_tokens_per_s",
-    "target_ttft_s",
-)
+# The amount of work of each mode: the fields declared for one mode only.
+TRAIN_WORK = tuple(f.name for f in WORKLOAD_FIELDS if f.spec.modes == engine.TRAINING)
+INFER_WORK = tuple(f.name for f in WORKLOAD_FIELDS if f.spec.modes == engine.INFERENCE)
 
 
 def train_tokens(data: WorkloadIn) -> float | None:
@@ -382,38 +376,31 @@ def workload_from_input(data: WorkloadIn, *, prefix: str = "workload") -> engine
     """Return the engine's Workload; raise InputErrors for a contradictory model shape or
     work that does not fit the mode.
 
-    Without a context length, a request with prompt or output lengths holds exactly those
-    tokens (the defaults of docs/performance.md for the one not given).
+    Only the fields the request gives reach the engine: the rest take the engine's documented
+    defaults (`engine.build.Workload`: a batch of the concurrent users in inference, a context
+    that holds the prompt and output lengths given), not the schema's stated fallbacks.
     """
     workload_errors(data, prefix=prefix).raise_if_any()
-    context = data.context_length
-    if "context_length" not in data.model_fields_set and (
-        data.prompt_tokens is not None or data.output_tokens is not None
-    ):
-        context = (data.prompt_tokens or DEFAULT_PROMPT_TOKENS) + (
-            data.output_tokens or DEFAULT_OUTPUT_TOKENS
-        )
-    return engine.Workload(
-        model_params_b=data.model_params_b,
-        mode=engine.Mode(data.mode),
-        batch_size=data.batch_size,
-        precision=data.precision,
-        context_length=context,
-        finetune_method=engine.FinetuneMethod(data.finetune_method),
-        gpu_count=data.gpu_count,
-        gpu=data.gpu,
-        layers=data.layers,
-        hidden_size=data.hidden_size,
-        attention_heads=data.attention_heads,
-        kv_heads=data.kv_heads,
-        vocab_size=data.vocab_size,
-        train_tokens=train_tokens(data),
-        epochs=data.epochs,
-        dataset_tokens=data.dataset_tokens,
-        deadline_days=data.deadline_days,
-        concurrent_users=data.concurrent_users,
-        prompt_tokens=data.prompt_tokens,
-        output_tokens=data.output_tokens,
-        target_tokens_per_s=data.target_tokens_per_s,
-        target_ttft_s=data.target_ttft_s,
-    )
+    given = {
+        name: getattr(data, name)
+        for name in data.model_fields_set
+        if getattr(data, name) is not None
+    }
+    given["mode"] = engine.Mode(data.mode)
+    if "finetune_method" in given:
+        given["finetune_method"] = engine.FinetuneMethod(data.finetune_method)
+    if (tokens := train_tokens(data)) is not None:
+        given["train_tokens"] = tokens
+    return engine.Workload(**given)
+
+
+def workload_frozen(data: WorkloadIn) -> dict[str, object]:
+    """Return the whole workload as a quote keeps it: every field of the API's workload, its
+    work and targets included, and the defaults the engine derived (batch, context) as it
+    took them, so the quote says what it was sized for and re-quotes the same."""
+    taken = workload_from_input(data)
+    values = data.model_dump(mode="json")
+    for each in WORKLOAD_FIELDS:
+        if each.default is None and not each.optional:
+            values[each.name] = getattr(taken, each.name)
+    return values

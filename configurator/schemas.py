@@ -8,10 +8,10 @@ too, so no request can make the API collect (and answer) one error per element o
 from typing import Annotated, Literal
 
 from ninja import Schema
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model
 
-Mode = Literal["train", "finetune", "infer"]
-Precision = Literal["fp32", "fp16", "bf16", "fp8", "int8", "int4"]
+from configurator.engine.build import MAX_GPUS_PER_NODE, MAX_NODES, Workload
+from configurator.engine.fields import Declared, declarations
 
 
 def _no_nul(value: str) -> str:
@@ -23,12 +23,11 @@ def _no_nul(value: str) -> str:
 
 Text = Annotated[str, AfterValidator(_no_nul)]
 
-MAX_GPUS_PER_NODE = 16
-MAX_NODES = 1024
 MAX_NVME_PER_NODE = 32
 MAX_BOM_LINES = 32  # a recommended build has about eight lines
 MAX_BOM_LINE_KEYS = 16
 MAX_RULE_CHANGES = 64  # more than every rule parameter there is
+WORKLOAD_FIELDS = tuple(declarations(Workload))
 
 Key = Annotated[str, Field(max_length=64)]
 Scalar = Annotated[str, Field(max_length=300)] | int | float | bool | None
@@ -71,47 +70,32 @@ class BuildIn(StrictSchema):
     )
 
 
-class WorkloadIn(StrictSchema):
-    model_params_b: float = Field(gt=0, le=20000, description="Model parameters, billions")
-    mode: Mode
-    batch_size: int = Field(1, ge=1, le=65536)
-    precision: Precision = "bf16"
-    context_length: int = Field(2048, ge=1, le=4_194_304)
-    finetune_method: Literal["full", "lora", "qlora"] = "full"
-    gpu_count: int | None = Field(None, ge=1, le=MAX_GPUS_PER_NODE * MAX_NODES)
-    gpu: Text | None = Field(None, max_length=120)
-    layers: int | None = Field(None, ge=1, le=1000)
-    hidden_size: int | None = Field(None, ge=1, le=262144)
-    attention_heads: int | None = Field(None, ge=1, le=4096)
-    kv_heads: int | None = Field(None, ge=1, le=4096)
-    vocab_size: int | None = Field(None, ge=1, le=4_000_000)
-    train_tokens: float | None = Field(
-        None, gt=0, le=1e16, description="Training: tokens to train on, e.g. 3e11"
-    )
-    epochs: float | None = Field(
-        None, gt=0, le=1e6, description="Training: passes over the data set (with dataset_tokens)"
-    )
-    dataset_tokens: float | None = Field(
-        None, gt=0, le=1e16, description="Training: tokens in the data set (with epochs)"
-    )
-    deadline_days: float | None = Field(
-        None, gt=0, le=3650, description="Training: the run must finish within this many days"
-    )
-    concurrent_users: int | None = Field(
-        None, ge=1, le=1_000_000, description="Inference: sequences served at once"
-    )
-    prompt_tokens: int | None = Field(
-        None, ge=1, le=4_194_304, description="Inference: tokens in per request"
-    )
-    output_tokens: int | None = Field(
-        None, ge=1, le=4_194_304, description="Inference: tokens out per request"
-    )
-    target_tokens_per_s: float | None = Field(
-        None, gt=0, le=1e9, description="Inference: output tokens/s the build must sustain"
-    )
-    target_ttft_s: float | None = Field(
-        None, gt=0, le=3600, description="Inference: time to first token the build must meet, s"
-    )
+def _workload_field(field: Declared) -> tuple[object, object]:
+    """Return the pydantic annotation and `Field` of one declared workload field."""
+    spec = field.spec
+    if spec.kind == "choice":
+        annotation = Literal[tuple(value for value, _label in spec.choices)]
+    elif spec.kind == "str":
+        annotation = Text
+    else:
+        annotation = {"int": int, "float": float}[spec.kind]
+    if field.optional:
+        annotation = annotation | None
+    bounds = {"ge": spec.ge, "gt": spec.gt, "le": spec.le, "max_length": spec.max_length}
+    options = {key: value for key, value in bounds.items() if value is not None}
+    if spec.description is not None:
+        options["description"] = spec.description
+    default = ... if field.required else field.stated_default
+    return annotation, Field(default, **options)
+
+
+# The API's workload (api.md): every field as `engine.build.Workload` declares it.
+WorkloadIn = create_model(
+    "WorkloadIn",
+    __base__=StrictSchema,
+    __module__=__name__,
+    **{field.name: _workload_field(field) for field in WORKLOAD_FIELDS},
+)
 
 
 class EvaluateIn(StrictSchema):

@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from configurator.engine.model_shapes import published_shape
+from configurator.engine.fields import declarations, declared
+from configurator.engine.messages import _
+from configurator.engine.model_shapes import MODEL_SHAPES, Attention, published_shape
 
 
 class Mode(StrEnum):
@@ -26,18 +28,47 @@ class FormFactor(StrEnum):
 
 
 class Architecture(StrEnum):
-    """A GPU's architecture: it decides the number formats its tensor cores run."""
+    """A GPU's architecture: it decides the number formats its tensor cores run.
 
+    An open list (domain.md §6): a later architecture is one more member here, one more
+    choice in catalog.models.GpuArchitecture, and one more entry in the formats it adds
+    (`FORMATS_INTRODUCED`); every format an earlier one runs, it runs too.
+    """
+
+    VOLTA = "volta"  # V100: first tensor cores, FP16 only (no BF16, no INT8 tensor path)
+    TURING = "turing"  # T4, RTX 20-series: FP16, INT8/INT4 tensor cores
     AMPERE = "ampere"  # A100, A800: FP16/BF16/TF32, INT8; no FP8
     ADA = "ada"  # RTX 4090, L20, L40S: FP8 tensor cores
-    HOPPER = "hopper"  # H100, H800, H20: FP8 Transformer Engine
+    HOPPER = "hopper"  # H100, H800, H20, H200: FP8 Transformer Engine
+    BLACKWELL = "blackwell"  # B200, B300, RTX PRO 6000: FP8 and FP4 (NVFP4) tensor cores
 
 
-# Formats that need tensor cores of a given architecture; every other precision a workload may
-# name (fp32, fp16, bf16, and weight-only int8/int4, which kernels dequantise to 16-bit) runs
-# on all of them. FP8 (E4M3/E5M2) arrived with Ada and Hopper [NVIDIA architecture papers].
+# Architectures by generation (Ada and Hopper are one generation, both 2022); a format one
+# introduces, the later ones run.
+ARCHITECTURE_ORDER: tuple[Architecture, ...] = tuple(Architecture)
+# The formats that need a given architecture's tensor cores, by the architecture that
+# introduced them [NVIDIA architecture whitepapers]: FP8 (E4M3/E5M2) with Ada and Hopper
+# (released together, so both bring it), FP4 with Blackwell. Every other precision a workload
+# may name (fp32, fp16, bf16, and weight-only int8/int4, which kernels dequantise to 16-bit)
+# runs on all of them.
+FORMATS_INTRODUCED: dict[Architecture, frozenset[str]] = {
+    Architecture.ADA: frozenset({"fp8"}),
+    Architecture.HOPPER: frozenset({"fp8"}),
+    Architecture.BLACKWELL: frozenset({"fp4"}),
+}
+
+
+def native_formats(architecture: Architecture) -> frozenset[str]:
+    """Return the architecture-bound formats (fp8, fp4) its tensor cores run."""
+    upto = ARCHITECTURE_ORDER[: ARCHITECTURE_ORDER.index(architecture) + 1]
+    return frozenset().union(*(FORMATS_INTRODUCED.get(arch, frozenset()) for arch in upto))
+
+
+# Each architecture-bound format and the architectures that run it, derived from the above:
+# fp8 on Ada, Hopper and Blackwell; fp4 on Blackwell.
 PRECISION_ARCHITECTURES: dict[str, frozenset[Architecture]] = {
-    "fp8": frozenset({Architecture.ADA, Architecture.HOPPER}),
+    precision: frozenset(arch for arch in Architecture if precision in native_formats(arch))
+    for precision in sorted(frozenset().union(*FORMATS_INTRODUCED.values()))
 }
 
 
@@ -128,12 +159,13 @@ class MemoryModule:
 
 @dataclass(frozen=True, slots=True)
 class Psu:
-    """One power-supply model."""
+    """One power-supply model; `vendor` decides the chassis it fits (Platform.takes_psu)."""
 
     slug: str
     name: str
     rated_w: int
     monthly_price: float = 0.0
+    vendor: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,10 +208,27 @@ class Platform:
     rated_power_w: int = 0  # the maker's power figure fully populated; 0: none published
     rated_gpu_w: int = 0  # the GPU power that figure is stated for
     monthly_price: float = 0.0
+    vendor: str = ""
+    psu_slugs: frozenset[str] = frozenset()  # the PSU models its bays take; empty: see takes_psu
 
     @property
     def gpu_capacity(self) -> int:
         return sum(self.gpu_slots)
+
+    def takes_psu(self, psu: Psu) -> bool:
+        """Return whether the PSU fits this platform's bays (domain.md §6).
+
+        A bay takes PSUs rated at most `psu_max_w`; of those, the models the catalog names
+        for the platform, or, where it names none, the platform maker's own (a PSU or
+        platform without a vendor, as engine tests build them, is not held to the maker).
+        """
+        if self.psu_max_w and psu.rated_w > self.psu_max_w:
+            return False
+        if self.psu_slugs:
+            return psu.slug in self.psu_slugs
+        if not (self.vendor and psu.vendor):
+            return True
+        return psu.vendor.strip().lower() == self.vendor.strip().lower()
 
     def takes_gpu(self, gpu: Gpu) -> bool:
         """Return whether the GPU fits this platform's slots or baseboard."""
@@ -257,11 +306,28 @@ class Build:
         return self.cpu.memory_channels * self.cpu_count
 
 
+# The API's bounds on how many GPUs a request names (api.md); a build has at most this many.
+MAX_GPUS_PER_NODE = 16
+MAX_NODES = 1024
+# The engine's documented defaults (docs/performance.md, api.md "Size a workload"): a batch of
+# one sequence, 2048 tokens of context, 1024 tokens in and 256 out per inference request.
+DEFAULT_BATCH_SIZE = 1
+DEFAULT_CONTEXT_LENGTH = 2048
+DEFAULT_PROMPT_TOKENS = 1024
+DEFAULT_OUTPUT_TOKENS = 256
+TRAINING = ("train", "finetune")
+INFERENCE = ("infer",)
+PRECISIONS = ("fp32", "fp16", "bf16", "fp8", "int8", "int4")
+
+
 @dataclass(frozen=True, slots=True)
 class Workload:
-    """What the customer runs: the model, how, and at what batch.
+    """What the customer runs: the model, how, and at what batch — the one declaration of the
+    workload's fields (`engine.fields`): every surface that reads a workload is made from it.
 
-    `batch_size` is per GPU for training and concurrent sequences for inference.
+    `batch_size` is per GPU for training and concurrent sequences for inference; not given, it
+    is the `concurrent_users` of an inference workload, else 1. `context_length` not given is
+    the prompt and output lengths when either is given, else 2048.
     The shape fields are optional; sizing derives them from the parameter count when absent.
     `gpu_count` and `gpu` are preferences for the recommender (GPUs over all nodes).
     The amount of work is optional: `train_tokens` (and a `deadline_days`) for training,
@@ -278,45 +344,162 @@ class Workload:
     `attention` mha, gqa or mla (default: by the heads; a shape not given is GQA with 8 KV
     heads), `head_dim` the width of one query/key head when it is not hidden ÷ heads,
     `kv_cache_precision` the KV cache's number format (default: the weights' precision, a
-    16-bit cache for weight-only int8/int4), and `encoder` an encoder or embedding model,
-    which keeps no KV cache.
+    16-bit cache for weight-only int8/int4), and `model_kind` "encoder" an encoder or
+    embedding model (`encoder`), which keeps no KV cache. They are declared off the page's
+    form (page=False).
     """
 
-    model_params_b: float  # None only beside a `model`, which fills it
-    mode: Mode
-    batch_size: int = 1
-    precision: str = "bf16"
-    context_length: int = 2048
-    finetune_method: FinetuneMethod = FinetuneMethod.FULL
-    gpu_count: int | None = None
-    gpu: str | None = None
-    layers: int | None = None
-    hidden_size: int | None = None
-    attention_heads: int | None = None
-    kv_heads: int | None = None
-    vocab_size: int | None = None
-    train_tokens: float | None = None
-    epochs: float | None = None
-    dataset_tokens: float | None = None
-    deadline_days: float | None = None
-    concurrent_users: int | None = None
-    prompt_tokens: int | None = None
-    output_tokens: int | None = None
-    target_tokens_per_s: float | None = None
-    target_ttft_s: float | None = None
-    model: str | None = None
-    active_params_b: float | None = None
-    experts: int | None = None
-    experts_per_token: int | None = None
-    attention: str | None = None
-    head_dim: int | None = None
-    kv_cache_precision: str | None = None
-    encoder: bool = False
+    model_params_b: float = declared(
+        kind="float", label=_("Model size (billion parameters)"), gt=0, le=20000,
+        description="Model parameters, billions", unit=_("billion parameters"),
+    )  # fmt: skip
+    mode: Mode = declared(
+        kind="choice", label=_("Mode"),
+        choices=(("train", _("training")), ("finetune", _("fine-tuning")),
+                 ("infer", _("inference"))),
+    )  # fmt: skip
+    batch_size: int = declared(
+        None, kind="int", label=_("Batch size"), ge=1, le=65536, fallback=DEFAULT_BATCH_SIZE,
+        help=_("per GPU in training; sequences served at once in inference"),
+        default_text=_("the concurrent users in inference, else %(default)s"),
+    )  # fmt: skip
+    precision: str = declared(
+        "bf16", kind="choice", label=_("Precision"), choices=tuple((p, p) for p in PRECISIONS)
+    )
+    context_length: int = declared(
+        None, kind="int", label=_("Context length (tokens)"), ge=1, le=4_194_304,
+        unit=_("tokens"), fallback=DEFAULT_CONTEXT_LENGTH,
+        default_text=_("prompt + output tokens when either is given, else %(default)s"),
+    )  # fmt: skip
+    finetune_method: FinetuneMethod = declared(
+        FinetuneMethod.FULL, kind="choice", label=_("Fine-tuning method"), modes=("finetune",),
+        choices=(("full", _("full fine-tune")), ("lora", _("LoRA fine-tune")),
+                 ("qlora", _("QLoRA fine-tune"))), page=False,
+    )  # fmt: skip
+    gpu_count: int | None = declared(
+        None, kind="int", label=_("GPUs (all nodes)"), ge=1, le=MAX_GPUS_PER_NODE * MAX_NODES,
+        page=False,
+    )  # fmt: skip
+    gpu: str | None = declared(
+        None, kind="str", label=_("Preferred GPU"), max_length=120, page_name="prefer_gpu"
+    )
+    layers: int | None = declared(None, kind="int", label=_("Layers"), ge=1, le=1000, page=False)
+    hidden_size: int | None = declared(
+        None, kind="int", label=_("Hidden size"), ge=1, le=262144, page=False
+    )
+    attention_heads: int | None = declared(
+        None, kind="int", label=_("Attention heads"), ge=1, le=4096, page=False
+    )
+    kv_heads: int | None = declared(
+        None, kind="int", label=_("KV heads"), ge=1, le=4096, page=False
+    )
+    vocab_size: int | None = declared(
+        None, kind="int", label=_("Vocabulary size"), ge=1, le=4_000_000, page=False
+    )
+    train_tokens: float | None = declared(
+        None, kind="float", label=_("Tokens to train on"), gt=0, le=1e16, modes=TRAINING,
+        description="Training: tokens to train on, e.g. 3e11", unit=_("tokens"), example="3e11",
+    )  # fmt: skip
+    epochs: float | None = declared(
+        None, kind="float", label=_("Epochs"), gt=0, le=1e6, modes=TRAINING,
+        description="Training: passes over the data set (with dataset_tokens)",
+    )  # fmt: skip
+    dataset_tokens: float | None = declared(
+        None, kind="float", label=_("Tokens in the data set"), gt=0, le=1e16, modes=TRAINING,
+        description="Training: tokens in the data set (with epochs)", unit=_("tokens"),
+        example="1e11",
+    )  # fmt: skip
+    deadline_days: float | None = declared(
+        None, kind="float", label=_("Deadline (days)"), gt=0, le=3650, modes=TRAINING,
+        description="Training: the run must finish within this many days", unit=_("days"),
+    )  # fmt: skip
+    concurrent_users: int | None = declared(
+        None, kind="int", label=_("Concurrent users"), ge=1, le=1_000_000, modes=INFERENCE,
+        description="Inference: sequences served at once",
+    )  # fmt: skip
+    prompt_tokens: int | None = declared(
+        None, kind="int", label=_("Prompt tokens per request"), ge=1, le=4_194_304,
+        modes=INFERENCE, description="Inference: tokens in per request", unit=_("tokens"),
+        fallback=DEFAULT_PROMPT_TOKENS,
+    )  # fmt: skip
+    output_tokens: int | None = declared(
+        None, kind="int", label=_("Output tokens per request"), ge=1, le=4_194_304,
+        modes=INFERENCE, description="Inference: tokens out per request", unit=_("tokens"),
+        fallback=DEFAULT_OUTPUT_TOKENS,
+    )  # fmt: skip
+    target_tokens_per_s: float | None = declared(
+        None, kind="float", label=_("Output tokens per second to serve"), gt=0, le=1e9,
+        modes=INFERENCE, description="Inference: output tokens/s the build must sustain",
+        unit=_("tokens per second"),
+    )  # fmt: skip
+    target_ttft_s: float | None = declared(
+        None, kind="float", label=_("Time to first token within (seconds)"), gt=0, le=3600,
+        modes=INFERENCE, description="Inference: time to first token the build must meet, s",
+        unit=_("seconds"),
+    )  # fmt: skip
+
+    # How the model is built (domain.md §6; api.md "Today's models"). Off the page's form
+    # for now (page=False); a named model's published shape fills the others.
+    model: str | None = declared(
+        None, kind="choice", label=_("Model"), page=False,
+        choices=tuple((shape.id, shape.name) for shape in MODEL_SHAPES.values()),
+        description="A known model id that fills its published shape; fields given beside "
+        "it win",
+    )  # fmt: skip
+    active_params_b: float | None = declared(
+        None, kind="float", label=_("Active parameters (billions)"), gt=0, le=20000,
+        page=False, unit=_("billion parameters"),
+        description="Parameters used per token (mixture of experts); default: all",
+    )  # fmt: skip
+    experts: int | None = declared(
+        None, kind="int", label=_("Experts"), ge=1, le=4096, page=False,
+        description="Routed experts per mixture-of-experts layer",
+    )  # fmt: skip
+    experts_per_token: int | None = declared(
+        None, kind="int", label=_("Experts per token"), ge=1, le=4096, page=False,
+        description="Routed experts each token uses",
+    )  # fmt: skip
+    attention: str | None = declared(
+        None, kind="choice", label=_("Attention"), page=False,
+        choices=tuple((str(kind), str(kind).upper()) for kind in Attention),
+        description="mha, gqa or mla; default: by the heads, GQA with 8 KV heads when no "
+        "shape is given",
+    )  # fmt: skip
+    head_dim: int | None = declared(
+        None, kind="int", label=_("Head width"), ge=1, le=4096, page=False,
+        description="Width of one query/key head when it is not hidden_size / attention_heads",
+    )  # fmt: skip
+    kv_cache_precision: str | None = declared(
+        None, kind="choice", label=_("KV cache precision"), page=False,
+        choices=tuple((p, p) for p in ("bf16", "fp16", "fp8", "int8")),
+        description="Number format of the KV cache; default: the weights' precision",
+    )  # fmt: skip
+    model_kind: str = declared(
+        "decoder", kind="choice", label=_("Model kind"), page=False,
+        choices=(("decoder", _("decoder (keeps a KV cache)")),
+                 ("encoder", _("encoder or embedding model (no KV cache)"))),
+        description="decoder, or encoder for an encoder or embedding model (no KV cache)",
+    )  # fmt: skip
 
     def __post_init__(self) -> None:
-        if self.model is None:
-            return
-        shape = published_shape(self.model)
+        # The defaults the engine derives (the class docstring); a frozen dataclass sets them
+        # as its constructor would.
+        if self.model is not None:
+            self._fill_from_model()
+        if self.batch_size is None:
+            users = self.concurrent_users if self.mode == Mode.INFER else None
+            object.__setattr__(self, "batch_size", users or DEFAULT_BATCH_SIZE)
+        if self.context_length is None:
+            context = DEFAULT_CONTEXT_LENGTH
+            if self.prompt_tokens is not None or self.output_tokens is not None:
+                context = (self.prompt_tokens or DEFAULT_PROMPT_TOKENS) + (
+                    self.output_tokens or DEFAULT_OUTPUT_TOKENS
+                )
+            object.__setattr__(self, "context_length", context)
+
+    def _fill_from_model(self) -> None:
+        """Fill every field the named model's published shape describes and is not given."""
+        shape = published_shape(str(self.model))
         filled = {
             "model": shape.id,
             "model_params_b": shape.params_b,
@@ -341,6 +524,11 @@ class Workload:
         return self.active_params_b if self.active_params_b is not None else self.model_params_b
 
     @property
+    def encoder(self) -> bool:
+        """Return whether the model is an encoder or embedding model, which keeps no KV cache."""
+        return self.model_kind == "encoder"
+
+    @property
     def is_moe(self) -> bool:
         """Return whether the model routes each token to some of its experts."""
         experts, used = self.experts, self.experts_per_token
@@ -349,15 +537,10 @@ class Workload:
     @property
     def has_work(self) -> bool:
         """Return whether the workload states an amount of work to time and price."""
-        if self.mode == Mode.INFER:
-            return any(
-                value is not None
-                for value in (
-                    self.concurrent_users,
-                    self.prompt_tokens,
-                    self.output_tokens,
-                    self.target_tokens_per_s,
-                    self.target_ttft_s,
-                )
-            )
+        if self.mode == Mode.INFER:  # any field declared for inference only
+            return any(getattr(self, name) is not None for name in INFERENCE_WORK)
         return self.train_tokens is not None
+
+
+# The amount of work of an inference workload: its fields declared for inference only.
+INFERENCE_WORK = tuple(f.name for f in declarations(Workload) if f.spec.modes == INFERENCE)

@@ -59,9 +59,12 @@ HIGH_CLOCK_CPUS: tuple[tuple[str, float], ...] = (
 DEPLOYED_GPU_COUNTS = (8, 4, 2, 1)
 # Architectures as their maker names them in text.
 ARCHITECTURE_NAMES: dict[Architecture, str] = {
+    Architecture.VOLTA: "Volta",
+    Architecture.TURING: "Turing",
     Architecture.AMPERE: "Ampere",
     Architecture.ADA: "Ada Lovelace",
     Architecture.HOPPER: "Hopper",
+    Architecture.BLACKWELL: "Blackwell",
 }
 # The capacity fix searches GPU counts up to this many; beyond it no rental build is offered.
 MAX_GPUS_SEARCHED = 1024
@@ -819,7 +822,8 @@ def precision_supported(build: Build, workload: Workload | None, rules: RulePara
     if gpu.runs(precision) and not gpu.runs(kv):
         # FP8 KV cache only on Ada or Hopper and later (domain.md §6), as FP8 weights.
         numbers["fp8_kv_cache"] = 1
-        able = alternatives(sorted(ARCHITECTURE_NAMES[a] for a in PRECISION_ARCHITECTURES[kv]))
+        needed = PRECISION_ARCHITECTURES[kv]
+        able = alternatives(ARCHITECTURE_NAMES[a] for a in Architecture if a in needed)
         detail = _(
             "a %(precision)s KV cache needs %(able)s tensor cores; the %(gpu)s is %(arch)s",
             precision=kv, able=able, gpu=gpu.name, arch=arch,
@@ -837,7 +841,8 @@ def precision_supported(build: Build, workload: Workload | None, rules: RulePara
             precision=precision, gpu=gpu.name, arch=arch,
         )  # fmt: skip
         return passed("precision", detail, numbers)
-    able = alternatives(sorted(ARCHITECTURE_NAMES[a] for a in PRECISION_ARCHITECTURES[precision]))
+    needed = PRECISION_ARCHITECTURES[precision]
+    able = alternatives(ARCHITECTURE_NAMES[a] for a in Architecture if a in needed)  # by generation
     detail = _(
         "%(precision)s needs %(able)s tensor cores; the %(gpu)s is %(arch)s",
         precision=precision, able=able, gpu=gpu.name, arch=arch,

@@ -57,7 +57,16 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
 
-from configurator.engine.build import Build, FinetuneMethod, FormFactor, Gpu, Mode, Workload
+from configurator.engine.build import (
+    DEFAULT_OUTPUT_TOKENS,
+    DEFAULT_PROMPT_TOKENS,
+    Build,
+    FinetuneMethod,
+    FormFactor,
+    Gpu,
+    Mode,
+    Workload,
+)
 from configurator.engine.fabric import nic_requirement
 from configurator.engine.messages import (
     Message,
@@ -89,8 +98,6 @@ PCIE_X16_GBS: Mapping[int, float] = MappingProxyType({3: 15.75, 4: 31.5, 5: 63.0
 FALLBACK_NODE_LINK_GBPS = 25
 # Start-up latency of one small NCCL all-reduce inside a node (llm-analysis' figure for H100).
 ALL_REDUCE_LATENCY_S = 8e-6
-DEFAULT_PROMPT_TOKENS = 1024
-DEFAULT_OUTPUT_TOKENS = 256
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,7 +129,16 @@ def match_gpu(product: str, catalog: Catalog, *, sxm_hint: bool) -> engine.Gpu |
     if not candidates:
         return None
     wanted = engine.FormFactor.SXM if sxm else engine.FormFactor.PCIE
-    return next((gpu for gpu in candidates if gpu.form_factor == wanted), candidates[0])
+    # Of one model number, the form factor first, then the name sharing most words with the
+    # product ("NVIDIA H100 NVL" is the H100 NVL, not the H100 PCIe); first listed on a tie.
+    return max(
+        candidates,
+        key=lambda gpu: (
+            gpu.form_factor == wanted,
+            len(set(_model_tokens(gpu.name)) & set(tokens)),
+            -candidates.index(gpu),
+        ),
+    )
 
 
 @dataclass

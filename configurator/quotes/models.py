@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from configurator.quotes.workload import build_summary, workload_summary
+from configurator.quotes.workload import build_summary, workload_details, workload_summary
 
 
 class Status(models.TextChoices):
@@ -247,6 +247,11 @@ class Quote(models.Model):
     @property
     def workload_summary(self) -> str:
         return workload_summary(self.workload)
+
+    @property
+    def workload_details(self) -> list[tuple[str, str]]:
+        """The workload's work and targets as frozen (concurrent users, first token, …)."""
+        return workload_details(self.workload)
 
     @property
     def build_summary(self) -> str:

@@ -351,6 +351,10 @@ def _sized_for(quote: Quote, styles) -> list:
     lines = in_languages(
         lambda: f"{_('Sized for')}: {quote.workload_summary} · {_('Build')}: {quote.build_summary}"
     )
+    if quote.workload_details:  # the work and targets, in each language: labels from the fields
+        lines += in_languages(
+            lambda: "; ".join(f"{label}: {value}" for label, value in quote.workload_details)
+        )
     return [Spacer(0, 2 * mm)] + [Paragraph(markup(line), styles["base"]) for line in lines]
 
 

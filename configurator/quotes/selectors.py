@@ -131,10 +131,15 @@ def _memory(build: BuildIn, cpu: catalog.Cpu, platform: catalog.Platform, errors
 
 def _psus(build: BuildIn, platform: catalog.Platform, errors: InputErrors):
     """Return (PSU, count per node): the client's choice, else the recommender's cheapest set."""
+    snapshot = configurator_selectors.snapshots()[0]
+    takes = snapshot.everything.find("platforms", platform.slug)
     given = _given_line(build, "psu", errors)
     if given:
+        psu = snapshot.everything.find("psus", given[0].slug)
+        if takes is not None and psu is not None and not takes.takes_psu(psu):
+            errors.add("build.bom", f"The {platform.name} does not take the {psu.name}.")
         return given
-    offered = configurator_selectors.snapshots()[0].offered.psus
+    offered = tuple(psu for psu in snapshot.offered.psus if takes is None or takes.takes_psu(psu))
     choice = cheapest_psus(build.psu_watts, platform.psu_bays, offered, platform.psu_max_w)
     if choice is None:
         errors.add(

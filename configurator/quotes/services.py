@@ -24,7 +24,7 @@ from django.utils.translation import pgettext
 
 from configurator import selectors as configurator_selectors
 from configurator import services as configurator_services
-from configurator.inputs import InputErrors
+from configurator.inputs import InputErrors, workload_frozen
 from configurator.models import RuleSetVersion
 from configurator.quotes.models import (
     EDITABLE,
@@ -171,7 +171,7 @@ def quote_content(
     monthly = _money(list_monthly * (Decimal(100) - discount_pct) / Decimal(100))
     return {
         "build": explicit.model_dump(mode="json", exclude={"bom"}),
-        "workload": workload.model_dump(mode="json") if workload else None,
+        "workload": workload_frozen(workload) if workload else None,
         "bom": bom,
         "evaluation": evaluation,
         "ruleset_version": RuleSetVersion.objects.get(

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+
+from configurator.schemas import WORKLOAD_FIELDS
+
+# The fields the headline names; every other declared field given is a detail line.
+HEADLINE = (
+    "model_params_b", "mode", "batch_size", "precision", "context_length", "finetune_method",
+)  # fmt: skip
+FIELDS = {field.name: field for field in WORKLOAD_FIELDS}
 
 
 def _mode(workload: dict[str, object]) -> str:
@@ -20,6 +28,12 @@ def _mode(workload: dict[str, object]) -> str:
     }.get(method, _("full fine-tune"))
 
 
+def _value(workload: dict[str, object], name: str) -> object:
+    """Return a field of a frozen workload, or the default it states when not kept."""
+    value = workload.get(name)
+    return FIELDS[name].shown_default if value is None else value
+
+
 def workload_summary(workload: dict[str, object] | None) -> str:
     """Return e.g. "13B full fine-tune, batch 4, bf16, context 2048 tokens"."""
     if not workload:
@@ -27,10 +41,36 @@ def workload_summary(workload: dict[str, object] | None) -> str:
     return _("%(size)sB %(mode)s, batch %(batch)s, %(precision)s, context %(context)s tokens") % {
         "size": f"{float(workload['model_params_b']):g}",
         "mode": _mode(workload),
-        "batch": workload.get("batch_size", 1),
-        "precision": workload.get("precision", "bf16"),
-        "context": workload.get("context_length", 2048),
+        "batch": _value(workload, "batch_size"),
+        "precision": _value(workload, "precision"),
+        "context": _value(workload, "context_length"),
     }
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def workload_details(workload: dict[str, object] | None) -> list[tuple[str, str]]:
+    """Return the frozen workload's other fields given, as (label, value) in declared order:
+    its work and targets (concurrent users, first-token time, tokens/s, …), its shape and the
+    recommender's preferences. A key the declaration no longer has is left out."""
+    if not workload:
+        return []
+    return [
+        (gettext(str(field.spec.label)), _shown(workload[field.name]))
+        for field in WORKLOAD_FIELDS
+        if field.name not in HEADLINE and workload.get(field.name) is not None
+    ]
+
+
+def workload_text(workload: dict[str, object] | None) -> str:
+    """Return the summary and the details in one line: what a PDF or a card prints."""
+    details = "; ".join(f"{label}: {value}" for label, value in workload_details(workload))
+    summary = workload_summary(workload)
+    return f"{summary}; {details}" if details else summary
 
 
 def build_summary(build: dict[str, object], bom: list[dict[str, object]] | None = None) -> str:

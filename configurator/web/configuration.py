@@ -9,17 +9,20 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
 
+from configurator.engine.build import Workload
+from configurator.engine.fields import declarations
+
 # The order of the permalink's query parameters: api.md's example first, then the extras.
 PERMALINK_FIELDS = (
     "cpu", "cpu_count", "gpu", "gpu_count", "gpus_per_socket", "memory_gb", "memory_ecc",
     "psu_watts", "nvlink", "numa_binding", "platform", "nodes", "nics", "nic", "nvme",
 )  # fmt: skip
-WORKLOAD_FIELDS = ("model_params_b", "mode", "batch_size", "precision", "context_length")
-# The amount of work (api.md "Work, time and cost"): in the permalink only when given.
-WORK_FIELDS = (
-    "train_tokens", "epochs", "dataset_tokens", "deadline_days",
-    "concurrent_users", "prompt_tokens", "output_tokens", "target_tokens_per_s", "target_ttft_s",
-)  # fmt: skip
+# The workload's fields the page carries, as `engine.build.Workload` declares them, in its
+# order: the form, the permalink and the template's inputs are made from these. The preferred
+# GPU (the API's `gpu`, the page's `prefer_gpu`) is the recommender's, carried beside them.
+PAGE_FIELDS = tuple(f for f in declarations(Workload) if f.spec.page)
+PREFERENCE = "gpu"
+WORKLOAD_FIELDS = tuple(f.name for f in PAGE_FIELDS if f.name != PREFERENCE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,32 +75,48 @@ class Configuration:
         return tuple(f.name for f in fields(cls))
 
 
-@dataclass(frozen=True, slots=True)
 class WorkloadChoice:
-    """The workload the customer runs, as the page's form holds it."""
+    """The workload the customer typed, as the page's form holds it: only the fields given.
 
-    model_params_b: float
-    mode: str
-    batch_size: int = 1
-    precision: str = "bf16"
-    context_length: int = 2048
-    train_tokens: float | None = None
-    epochs: float | None = None
-    dataset_tokens: float | None = None
-    deadline_days: float | None = None
-    concurrent_users: int | None = None
-    prompt_tokens: int | None = None
-    output_tokens: int | None = None
-    target_tokens_per_s: float | None = None
-    target_ttft_s: float | None = None
+    A field not typed is absent, not its default: the engine's documented default applies
+    (`engine.build.Workload`) and the page says so, so a permalink, the API's workload and a
+    lead carry what the customer typed and nothing else. Read a field as an attribute (`None`
+    when not typed).
+    """
+
+    __slots__ = ("given",)
+
+    def __init__(self, **values: object) -> None:
+        unknown = set(values) - set(WORKLOAD_FIELDS)
+        if unknown:
+            raise TypeError(f"not a workload field of the page: {', '.join(sorted(unknown))}")
+        given = {name: values[name] for name in WORKLOAD_FIELDS if values.get(name) is not None}
+        object.__setattr__(self, "given", given)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a WorkloadChoice does not change")
+
+    def __getattr__(self, name: str) -> object:
+        if name in WORKLOAD_FIELDS:
+            return self.given.get(name)
+        raise AttributeError(name)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, WorkloadChoice) and self.given == other.given
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.given.items()))
+
+    def __repr__(self) -> str:
+        return f"WorkloadChoice({', '.join(f'{k}={v!r}' for k, v in self.given.items())})"
 
     def workload_input(self) -> dict[str, object]:
-        """Return the workload in the shape of the API's `workload` (work fields when given)."""
-        return {name: value for name, value in asdict(self).items() if value is not None}
+        """Return the workload in the shape of the API's `workload`: the fields typed."""
+        return dict(self.given)
 
     def query(self) -> list[tuple[str, str]]:
-        given = [name for name in WORK_FIELDS if getattr(self, name) is not None]
-        return [(name, query_value(getattr(self, name))) for name in (*WORKLOAD_FIELDS, *given)]
+        """Return the permalink's workload parameters: the fields typed, in declared order."""
+        return [(name, query_value(value)) for name, value in self.given.items()]
 
 
 def query_value(value: object) -> str:

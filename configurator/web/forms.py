@@ -7,21 +7,26 @@ import re
 from django import forms
 from django.core.validators import RegexValidator
 from django.http import QueryDict
+from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from configurator.engine.catalog import Catalog
-from configurator.engine.performance import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS
-from configurator.fields import NumberField, WholeNumberField
+from configurator.engine.fields import Declared
+from configurator.fields import GreaterThanValidator, NumberField, WholeNumberField
 from configurator.inputs import workload_errors
 from configurator.quotes.models import Lead
 from configurator.schemas import MAX_GPUS_PER_NODE, MAX_NODES, MAX_NVME_PER_NODE, WorkloadIn
 from configurator.translation import localize
-from configurator.web.configuration import WORK_FIELDS, Configuration, WorkloadChoice
+from configurator.web.configuration import (
+    PAGE_FIELDS,
+    PREFERENCE,
+    WORKLOAD_FIELDS,
+    Configuration,
+    WorkloadChoice,
+)
 from configurator.web.services import RECOMMENDATIONS
 
 BOOLEAN_CHOICES = [("true", _("yes")), ("false", _("no"))]
-MODE_CHOICES = [("train", _("training")), ("finetune", _("fine-tuning")), ("infer", _("inference"))]
-PRECISION_CHOICES = [(p, p) for p in ("bf16", "fp16", "fp8", "fp32", "int8", "int4")]  # api.md
 # The API's defaults for the optional build fields (api.md "Evaluate a build").
 API_DEFAULTS = {
     "platform": "", "nodes": 1, "nics": 0, "nic": "", "nvme": 0, "numa_binding": True
@@ -100,49 +105,34 @@ class ConfigurationForm(forms.Form):
         return Configuration(**values)
 
 
-class WorkloadForm(forms.Form):
-    """The customer's workload: optional as a whole, complete when given."""
-
-    model_params_b = NumberField(
-        label=_("Model size (billion parameters)"), min_value=0.1, max_value=20000, required=False
-    )
-    mode = forms.ChoiceField(label=_("Mode"), choices=MODE_CHOICES, required=False)
-    batch_size = WholeNumberField(
-        label=_("Batch size"), min_value=1, max_value=65536, required=False
-    )
-    precision = forms.ChoiceField(label=_("Precision"), choices=PRECISION_CHOICES, required=False)
-    context_length = WholeNumberField(
-        label=_("Context length (tokens)"), min_value=1, max_value=4_194_304, required=False
-    )
-    prefer_gpu = forms.CharField(label=_("Preferred GPU"), max_length=120, required=False)
-    train_tokens = NumberField(
-        label=_("Tokens to train on"), min_value=1, max_value=1e16, required=False
-    )
-    epochs = NumberField(label=_("Epochs"), min_value=0.01, max_value=1e6, required=False)
-    dataset_tokens = NumberField(
-        label=_("Tokens in the data set"), min_value=1, max_value=1e16, required=False
-    )
-    deadline_days = NumberField(
-        label=_("Deadline (days)"), min_value=0.01, max_value=3650, required=False
-    )
-    concurrent_users = WholeNumberField(
-        label=_("Concurrent users"), min_value=1, max_value=1_000_000, required=False
-    )
-    prompt_tokens = WholeNumberField(
-        label=_("Prompt tokens per request"), min_value=1, max_value=4_194_304, required=False
-    )
-    output_tokens = WholeNumberField(
-        label=_("Output tokens per request"), min_value=1, max_value=4_194_304, required=False
-    )
-    target_tokens_per_s = NumberField(
-        label=_("Output tokens per second to serve"), min_value=1, max_value=1e9, required=False
-    )
-    target_ttft_s = NumberField(
-        label=_("Time to first token within (seconds)"),
-        min_value=0.001,
-        max_value=3600,
+def workload_form_field(field: Declared) -> forms.Field:
+    """Return the page's form field for one declared workload field: its label, its bounds
+    (those of the API), optional, with no value filled in for a field not typed."""
+    spec = field.spec
+    label = gettext_lazy(str(spec.label))
+    if spec.kind == "choice":
+        choices = [(value, gettext_lazy(str(text))) for value, text in spec.choices]
+        return forms.ChoiceField(label=label, choices=choices, required=False)
+    if spec.kind == "str":
+        return forms.CharField(label=label, max_length=spec.max_length, required=False)
+    number = WholeNumberField if spec.kind == "int" else NumberField
+    validators = [GreaterThanValidator(spec.gt)] if spec.gt is not None else []
+    return number(
+        label=label,
+        min_value=spec.ge,
+        max_value=spec.le,
+        validators=validators,
         required=False,
     )
+
+
+class WorkloadForm(forms.Form):
+    """The customer's workload: optional as a whole, complete when given.
+
+    Its fields are the page's fields of `engine.build.Workload`'s declaration (below the
+    class); a field left empty stays empty: the engine's default applies, not a value filled
+    in as if typed.
+    """
 
     def __init__(self, *args, catalog: Catalog | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -162,35 +152,29 @@ class WorkloadForm(forms.Form):
         """Refuse what the API refuses in the same workload (the other mode's work fields, a
         deadline without the work, …), each error on the field that carries it, so the page
         never hands the recommender or the evaluation a workload they would refuse."""
-        prefer = self.cleaned_data.get("prefer_gpu") or None
+        prefer = self.cleaned_data.get(PREFER) or None
         data = WorkloadIn(**workload.workload_input(), gpu=prefer)
         errors = workload_errors(data, catalog=self.catalog)
         for path, messages in errors.errors.items():
             name = path.removeprefix("workload.")
-            name = "prefer_gpu" if name == "gpu" else name  # the API's `gpu` is this form's
+            name = PREFER if name == PREFERENCE else name  # the API's `gpu` is this form's
             for message in messages:
                 self.add_error(name if name in self.fields else None, localize(message))
 
     def workload(self) -> WorkloadChoice | None:
-        """Return the workload typed; without a context length, one that holds the prompt and
-        output lengths given (the defaults of docs/performance.md for the one not given), as the
-        API takes it."""
+        """Return the workload typed, only the fields typed; None without a model and mode."""
         data = self.cleaned_data
         if not data.get("model_params_b") or not data.get("mode"):
             return None
-        context = data.get("context_length")
-        if not context and (data.get("prompt_tokens") or data.get("output_tokens")):
-            context = (data.get("prompt_tokens") or DEFAULT_PROMPT_TOKENS) + (
-                data.get("output_tokens") or DEFAULT_OUTPUT_TOKENS
-            )
         return WorkloadChoice(
-            model_params_b=data["model_params_b"],
-            mode=data["mode"],
-            batch_size=data.get("batch_size") or 1,
-            precision=data.get("precision") or "bf16",
-            context_length=context or 2048,
-            **{name: data[name] for name in WORK_FIELDS if data.get(name) is not None},
+            **{name: data[name] for name in WORKLOAD_FIELDS if data.get(name) not in (None, "")}
         )
+
+
+PREFER = next(f.query_name for f in PAGE_FIELDS if f.name == PREFERENCE)
+for _field in PAGE_FIELDS:
+    WorkloadForm.base_fields[_field.query_name] = workload_form_field(_field)
+del _field
 
 
 PHONE = RegexValidator(

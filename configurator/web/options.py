@@ -141,12 +141,15 @@ def memory_options(
 
 
 def psu_options(platform: Platform | None, catalog: Catalog) -> tuple[PsuOption, ...]:
-    """Return the cheapest redundant PSU set of each usable output the platform's bays hold."""
+    """Return the cheapest redundant PSU set of each usable output the platform's bays hold.
+
+    Only PSUs the platform takes count (engine Platform.takes_psu: its own models, its
+    maker's, up to the bay rating).
+    """
     bays = platform.psu_bays if platform else PSU_BAYS_WITHOUT_PLATFORM
-    bay_max_w = platform.psu_max_w if platform else 0
     best: dict[int, PsuOption] = {}
     for psu in catalog.psus:
-        if bay_max_w and psu.rated_w > bay_max_w:
+        if platform is not None and not platform.takes_psu(psu):
             continue
         for active in range(1, bays):
             for scheme in REDUNDANCY:

@@ -20,15 +20,18 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.kinds import KINDS
 from configurator import selectors
+from configurator.inputs import InputErrors, workload_from_input
+from configurator.schemas import WorkloadIn
 from configurator.selectors import CatalogSnapshot
 from configurator.translation import check_title, localize
 from configurator.web.configuration import (
-    WORK_FIELDS,
-    WORKLOAD_FIELDS,
+    PAGE_FIELDS,
+    PREFERENCE,
     Configuration,
+    WorkloadChoice,
     query_value,
 )
-from configurator.web.forms import PRECISION_CHOICES, PickForm
+from configurator.web.forms import PickForm
 from configurator.web.options import Adjustment, Choices, choices
 from configurator.web.reading import Request
 from configurator.web.services import Assessment, Recommended, permalink_query
@@ -477,6 +480,68 @@ def form_unchanged(context: dict, query: QueryDict) -> bool:
     return query.get("prefer_gpu", "") == (context["prefer_gpu"] or "")
 
 
+def _taken(workload: WorkloadChoice | None):
+    """Return the engine's workload for the one typed (its derived defaults), or None."""
+    if workload is None:
+        return None
+    try:
+        return workload_from_input(WorkloadIn(**workload.workload_input()))
+    except InputErrors:
+        return None
+
+
+def workload_inputs(
+    typed: dict[str, str], errors: dict[str, list[str]], workload: WorkloadChoice | None
+) -> list[dict]:
+    """Return the workload's inputs as the template draws them, one per declared page field
+    (the preferred GPU, a select of the offered GPUs, is drawn beside them).
+
+    A field not typed stays empty and says the default that applies: the engine's, for the
+    workload typed (`default: 50` for a batch of 50 users), or its fallback."""
+    taken = _taken(workload)
+    inputs = []
+    for f in PAGE_FIELDS:
+        if f.name == PREFERENCE:
+            continue
+        spec = f.spec
+        default = f.shown_default
+        if taken is not None and f.default is None and not f.optional:
+            default = getattr(taken, f.name)  # derived by the engine from what was typed
+        hint = gettext(str(spec.default_text)) % {"default": f.shown_default} if (
+            spec.default_text
+        ) else (gettext(str(spec.help)) if spec.help else "")  # fmt: skip
+        value = typed.get(f.name, "")
+        item = {
+            "name": f.name,
+            "label": gettext(str(spec.label)),
+            "value": value,
+            "errors": errors.get(f.name, []),
+            "modes": " ".join(spec.modes),
+            "hint": hint,
+            "default": default,
+        }
+        if spec.kind == "choice":
+            empty = "—" if f.required else gettext("default: %(default)s") % {"default": default}
+            item["options"] = [("", empty, value == "")] + [
+                (choice, gettext(str(text)), value == choice) for choice, text in spec.choices
+            ]
+        else:
+            item["number"] = {
+                "step": "any" if spec.kind == "float" else None,
+                "min": None if spec.ge is None else query_value(spec.ge),
+                "max": None if spec.le is None else query_value(spec.le),
+            }
+            if default is not None:
+                shown = query_value(default)
+                if spec.unit:
+                    shown = f"{shown} {gettext(str(spec.unit))}"
+                item["placeholder"] = gettext("default: %(default)s") % {"default": shown}
+            elif spec.example:
+                item["placeholder"] = gettext("e.g. %(example)s") % {"example": spec.example}
+        inputs.append(item)
+    return inputs
+
+
 def configurator_context(
     request: Request, assessment: Assessment, catalog: CatalogSnapshot, fixes: dict | None = None
 ) -> dict:
@@ -486,12 +551,12 @@ def configurator_context(
         "fields": build_fields(assessment.config, offered, request.errors, catalog),
         "adjustments": adjustment_texts(request.adjustments),
         "workload": assessment.workload,
-        "typed": request.workload_values,
+        "workload_inputs": workload_inputs(
+            request.workload_values, request.errors, assessment.workload
+        ),
         # Beside their fields, so in `form_state`: the work fields' messages too.
         "workload_errors": {
-            k: v
-            for k, v in request.errors.items()
-            if k in (*WORKLOAD_FIELDS, "prefer_gpu", *WORK_FIELDS)
+            k: v for k, v in request.errors.items() if k in {f.query_name for f in PAGE_FIELDS}
         },
         "prefer_gpu": request.prefer_gpu,
         # `pick` comes from a card's link, not a field: its message stands above the cards.
@@ -500,7 +565,6 @@ def configurator_context(
             for message in request.errors.get("pick", [])
         ],
         "gpus": catalog.offered.gpus,
-        "precisions": [value for value, _ in PRECISION_CHOICES],
     }
     context.update(assessment_context(assessment, catalog, fixes))
     return context

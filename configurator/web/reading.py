@@ -8,12 +8,7 @@ from django.http import QueryDict
 
 from configurator import selectors
 from configurator.web import services
-from configurator.web.configuration import (
-    WORK_FIELDS,
-    WORKLOAD_FIELDS,
-    Configuration,
-    WorkloadChoice,
-)
+from configurator.web.configuration import WORKLOAD_FIELDS, Configuration, WorkloadChoice
 from configurator.web.forms import ConfigurationForm, PickForm, WorkloadForm
 from configurator.web.options import Adjustment, conform
 
@@ -64,7 +59,7 @@ def read_query(query: QueryDict, *, snapshot: services.Snapshot | None = None) -
     for each in (form, workload_form, pick_form):
         errors.update({name: list(messages) for name, messages in each.errors.items()})
     workload = workload_form.workload() if not workload_form.errors else None
-    values = {name: query.get(name, "")[:40] for name in (*WORKLOAD_FIELDS, *WORK_FIELDS)}
+    values = {name: query.get(name, "")[:40] for name in WORKLOAD_FIELDS}
     if workload is not None:
         values = dict(workload.query())
     return Request(

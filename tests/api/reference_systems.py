@@ -67,7 +67,50 @@ S3 = build(
     nics=8, nic="cx7-ndr-400g-osfp",
 )  # fmt: skip
 
+# Today's HGX hosts (api.md "Today's models"; catalog migration 0013), on their stock PSUs
+# at 3 + 3: 8 × H200 on a Dell XE9680 with 2 × Xeon Platinum 8480+, 2 TB, one 400G NIC per
+# GPU; 8 × H20 and 8 × H800 on an Inspur NF5688M7 with 2 × Xeon Platinum 8468 / 8480+.
+XE9680_H200 = build(
+    "xeon-platinum-8480-plus", "h200-141g-sxm", 8, 2048, 3 * 2800, platform="dell-xe9680",
+    nics=8, nic="cx7-ndr-400g-osfp",
+)  # fmt: skip
+NF5688M7_H20 = build(
+    "xeon-platinum-8468", "h20-96g", 8, 2048, 3 * 3200, platform="inspur-nf5688m7",
+    nics=8, nic="cx7-ndr-400g-osfp",
+)  # fmt: skip
+NF5688M7_H800 = {**NF5688M7_H20, "cpu": "xeon-platinum-8480-plus", "gpu": "h800-80g-sxm"}
+INFER_405B_FP8 = {"model_params_b": 405, "mode": "infer", "batch_size": 8, "precision": "fp8"}
+
 REFERENCES: tuple[Reference, ...] = (
+    Reference("XE9680, 8 × H200, no workload", XE9680_H200, None, "accept"),
+    Reference(
+        "XE9680 × 2, 8 × H200, 70B training", {**XE9680_H200, "nodes": 2}, TRAIN_70B, "accept"
+    ),
+    # The operator's P8 (domain.md §6: it stays the operator's rule): a 2.0 GHz base clock
+    # fails small-batch inference; the 2.8 GHz 8462Y+ on the same host passes.
+    Reference(
+        "XE9680, 8 × H200 on 8480+, 405B FP8 at batch 8",
+        XE9680_H200,
+        INFER_405B_FP8,
+        "reject",
+        frozenset({"P8"}),
+    ),
+    Reference(
+        "XE9680, 8 × H200 on 8462Y+, 405B FP8 at batch 8",
+        {**XE9680_H200, "cpu": "xeon-platinum-8462y-plus"},
+        INFER_405B_FP8,
+        "accept",
+    ),
+    Reference("NF5688M7, 8 × H20, no workload", NF5688M7_H20, None, "accept"),
+    Reference(
+        "NF5688M7, 8 × H20 on 8462Y+, 405B FP8 at batch 8",
+        {**NF5688M7_H20, "cpu": "xeon-platinum-8462y-plus"},
+        INFER_405B_FP8,
+        "accept",
+    ),
+    Reference(
+        "NF5688M7 × 2, 8 × H800, 70B training", {**NF5688M7_H800, "nodes": 2}, TRAIN_70B, "accept"
+    ),
     Reference("DGX H100 × 2, 70B training", {**DGX_H100, "nodes": 2}, TRAIN_70B, "accept"),
     Reference("DGX H100 × 4, 70B training", {**DGX_H100, "nodes": 4}, TRAIN_70B, "accept"),
     Reference("DGX H100, no workload", DGX_H100, None, "accept"),

@@ -57,7 +57,7 @@ def _documented_gpu(platform: Platform) -> Gpu:
     [
         "smc-sys-740gp-tnrt", "smc-sys-420gp-tnr", "smc-sys-421ge-tnrt",
         "smc-as-4125gs-tnrt", "smc-sys-420gp-tnar", "smc-sys-821ge-tnhr", "smc-as-8125gs-tnhr",
-        "nvidia-dgx-h100",
+        "nvidia-dgx-h100", "dell-xe9680", "inspur-nf5688m7",
     ],
 )  # fmt: skip
 def test_every_platform_passes_p7_on_its_stock_psus_with_its_documented_gpus(post_json, slug):

@@ -152,17 +152,34 @@ def test_a_number_column_with_text_gets_a_readable_error(architect_client):
     assert "ConversionSyntax" not in text
 
 
-def platform_sheet(gpus: str) -> SimpleUploadedFile:
+def platform_sheet(gpus: str, psus: str | None = None, of: str | None = None):
     from import_export.formats.base_formats import CSV
 
     from catalog.resources import PlatformResource
 
-    dataset = PlatformResource().export(Platform.objects.filter(pk=Platform.objects.first().pk))
+    platform = Platform.objects.get(slug=of) if of else Platform.objects.first()
+    dataset = PlatformResource().export(Platform.objects.filter(pk=platform.pk))
+    cells = {"gpus": gpus, "slug": "plat-test"} | ({"psus": psus} if psus is not None else {})
     dataset[0] = tuple(
-        gpus if header == "gpus" else ("plat-test" if header == "slug" else cell)
-        for header, cell in zip(dataset.headers, dataset[0], strict=True)
+        cells.get(header, cell) for header, cell in zip(dataset.headers, dataset[0], strict=True)
     )
     return SimpleUploadedFile("platforms.csv", CSV().export_data(dataset).encode())
+
+
+def test_a_platforms_psus_export_and_import_by_slug(architect_client):
+    sheet = platform_sheet("h200-141g-sxm", of="dell-xe9680")
+    assert b"dell-psu-2800w-titanium" in sheet.read()
+    sheet.seek(0)
+    confirm(architect_client, "platform", preview(architect_client, "platform", sheet))
+    platform = Platform.objects.get(slug="plat-test")
+    assert list(platform.psus.values_list("slug", flat=True)) == ["dell-psu-2800w-titanium"]
+
+
+def test_an_unknown_psu_slug_on_a_platform_is_refused_by_row_and_column(architect_client):
+    sheet = platform_sheet("h100-80g-sxm", psus="dell-psu-2800w-titanium|no-such-psu")
+    text = preview_text(preview(architect_client, "platform", sheet))
+    assert re.search(r" 1 1 psus Unknown PSU slug\(s\): no-such-psu\.", text)
+    assert not Platform.objects.filter(slug="plat-test").exists()
 
 
 def test_an_unknown_gpu_slug_on_a_platform_is_refused_by_row_and_column(architect_client):

@@ -1,5 +1,7 @@
 """The database refuses catalog rows that cannot be true."""
 
+from decimal import Decimal
+
 import pytest
 from django.db import IntegrityError, transaction
 
@@ -52,3 +54,29 @@ def test_single_socket_platform_has_no_socket1_slots():
     platform.gpu_slots_socket1 = 2
     with pytest.raises(IntegrityError), transaction.atomic():
         platform.save()
+
+
+@pytest.mark.parametrize(
+    ("architecture", "fp8_tflops", "valid"),
+    [
+        ("volta", 0, True),
+        ("turing", 0, True),
+        ("ampere", 0, True),
+        ("ampere", 624, False),
+        ("volta", 125, False),
+        ("ada", 733, True),
+        ("hopper", Decimal("1978.9"), True),
+        ("blackwell", 2250, True),
+    ],
+)
+def test_a_gpus_fp8_figure_follows_its_architecture(architecture, fp8_tflops, valid):
+    """Every architecture of the open list is a choice; FP8 figures need FP8 tensor cores."""
+    from django.core.exceptions import ValidationError
+
+    gpu = GpuFactory.build(architecture=architecture, fp8_tflops=fp8_tflops)
+    if valid:
+        gpu.full_clean()
+    else:
+        with pytest.raises(ValidationError) as error:
+            gpu.full_clean()
+        assert "has no FP8 tensor cores" in str(error.value.message_dict["fp8_tflops"])

@@ -9,7 +9,17 @@ from catalog.models import Cpu, Gpu, MemoryModule, Platform, Psu
 pytestmark = pytest.mark.django_db
 
 API_SLUGS = {
-    Cpu: ["xeon-gold-5318y", "xeon-gold-6530", "epyc-9754", "xeon-e5-2680-v4"],
+    Cpu: [
+        "xeon-gold-5318y",
+        "xeon-gold-6530",
+        "epyc-9754",
+        "xeon-e5-2680-v4",
+        # api.md "Today's models, serving under load, node probes"
+        "xeon-platinum-8480-plus",
+        "xeon-platinum-8468",
+        "xeon-platinum-8462y-plus",
+        "epyc-9654",
+    ],
     Gpu: [
         "rtx-4090",
         "l20",
@@ -17,7 +27,18 @@ API_SLUGS = {
         "a800-80g-sxm",
         "h100-80g-pcie",
         "h100-80g-sxm",
+        "h20-96g",
+        "h200-141g-sxm",
+        "h800-80g-sxm",
+        "h100-nvl-94g",
     ],
+    Platform: ["dell-xe9680", "inspur-nf5688m7"],
+}
+TODAYS_PARTS = {
+    Cpu: ["xeon-platinum-8480-plus", "xeon-platinum-8468", "xeon-platinum-8462y-plus", "epyc-9654"],
+    Gpu: ["h20-96g", "h200-141g-sxm", "h800-80g-sxm", "h100-nvl-94g"],
+    Platform: ["dell-xe9680", "inspur-nf5688m7"],
+    Psu: ["dell-psu-2800w-titanium", "inspur-psu-3200w"],
 }
 
 CATALOG_MODELS = [Cpu, Gpu, MemoryModule, Psu, Platform]
@@ -28,6 +49,73 @@ CATALOG_MODELS = [Cpu, Gpu, MemoryModule, Psu, Platform]
 )
 def test_every_api_slug_exists(model, slug):
     assert model.objects.filter(slug=slug).exists()
+
+
+@pytest.mark.parametrize(
+    ("model", "slug"), [(model, slug) for model, slugs in TODAYS_PARTS.items() for slug in slugs]
+)
+def test_todays_parts_are_offered_by_default_with_a_vendor_source(model, slug):
+    item = model.objects.get(slug=slug)
+    assert item.offered and item.price_is_placeholder
+    assert item.source_url.startswith("https://")
+
+
+@pytest.mark.parametrize(
+    ("slug", "cores", "threads", "base", "boost", "tdp_w", "socket", "lanes", "channels"),
+    [
+        ("xeon-platinum-8480-plus", 56, 112, "2.00", "3.80", 350, "LGA4677", 80, 8),
+        ("xeon-platinum-8468", 48, 96, "2.10", "3.80", 350, "LGA4677", 80, 8),
+        ("xeon-platinum-8462y-plus", 32, 64, "2.80", "4.10", 300, "LGA4677", 80, 8),
+        ("epyc-9654", 96, 192, "2.40", "3.70", 360, "SP5", 128, 12),
+    ],
+)
+def test_todays_cpus_have_their_datasheet_values(
+    slug, cores, threads, base, boost, tdp_w, socket, lanes, channels
+):
+    cpu = Cpu.objects.get(slug=slug)
+    assert (cpu.cores, cpu.threads, cpu.tdp_w, cpu.socket) == (cores, threads, tdp_w, socket)
+    assert (cpu.base_ghz, cpu.boost_ghz) == (Decimal(base), Decimal(boost))
+    assert (cpu.pcie_gen, cpu.pcie_lanes, cpu.pcie_lanes_2s) == (5, lanes, 160)
+    assert (cpu.memory_channels, cpu.ddr_gen, cpu.memory_speed_mts) == (channels, 5, 4800)
+
+
+def test_todays_gpus_are_hopper():
+    slugs = TODAYS_PARTS[Gpu]
+    assert set(Gpu.objects.filter(slug__in=slugs).values_list("architecture", flat=True)) == {
+        "hopper"
+    }
+
+
+@pytest.mark.parametrize(
+    ("slug", "gpus", "psus", "rated_w"),
+    [
+        ("dell-xe9680", {"h100-80g-sxm", "h200-141g-sxm", "h800-80g-sxm"},
+         {"dell-psu-2800w-titanium"}, 3 * 2800),
+        ("inspur-nf5688m7", {"h100-80g-sxm", "h200-141g-sxm", "h800-80g-sxm", "h20-96g"},
+         {"inspur-psu-3200w"}, 3 * 3200),
+    ],
+)  # fmt: skip
+def test_hgx_hosts_carry_their_boards_and_take_their_makers_psus(slug, gpus, psus, rated_w):
+    platform = Platform.objects.get(slug=slug)
+    assert (platform.gpu_form_factor, platform.nvlink, platform.gpu_slots) == ("sxm", "nvswitch", 8)
+    assert (platform.sockets, platform.cpu_socket, platform.pcie_gen) == (2, "LGA4677", 5)
+    assert set(platform.gpus.values_list("slug", flat=True)) == gpus
+    assert set(platform.psus.values_list("slug", flat=True)) == psus
+    assert {psu.vendor for psu in platform.psus.all()} == {platform.vendor}
+    assert platform.psu_bays == 6 and platform.rated_power_w == rated_w  # 3 + 3 stock PSUs
+    assert platform.rated_gpu_w == 700 and platform.power_source_url.startswith("https://")
+
+
+def test_dgx_h100_takes_nvidias_psus_and_supermicro_hgx_hosts_take_the_h200():
+    dgx = Platform.objects.get(slug="nvidia-dgx-h100")
+    assert list(dgx.psus.values_list("slug", flat=True)) == ["nvidia-dgx-h100-psu-3300w"]
+    for slug in ("smc-sys-821ge-tnhr", "smc-as-8125gs-tnhr"):
+        platform = Platform.objects.get(slug=slug)
+        assert set(platform.gpus.values_list("slug", flat=True)) == {
+            "h100-80g-sxm",
+            "h200-141g-sxm",
+        }
+        assert not platform.psus.exists(), "empty: the maker's own PSUs"
 
 
 def test_xeon_gold_6530_is_32_cores_pcie5():
@@ -73,6 +161,10 @@ def test_at_least_three_offered_server_cpus_meet_the_base_clock_threshold():
         ("a800-80g-sxm", 80, "HBM2e", 400, "sxm", 400),
         ("h100-80g-pcie", 80, "HBM2e", 350, "pcie", 600),
         ("h100-80g-sxm", 80, "HBM3", 700, "sxm", 900),
+        ("h20-96g", 96, "HBM3", 400, "sxm", 900),
+        ("h200-141g-sxm", 141, "HBM3e", 700, "sxm", 900),
+        ("h800-80g-sxm", 80, "HBM3", 700, "sxm", 400),
+        ("h100-nvl-94g", 94, "HBM3", 400, "pcie", 600),
     ],
 )
 def test_gpu_datasheet_values(slug, memory_gb, memory_type, tdp_w, form_factor, nvlink_gbps):
@@ -91,6 +183,10 @@ def test_gpu_datasheet_values(slug, memory_gb, memory_type, tdp_w, form_factor, 
         ("a800-80g-sxm", "312", "0", "624", 2039),
         ("h100-80g-pcie", "756", "1513", "1513", 2000),
         ("h100-80g-sxm", "989.4", "1978.9", "1978.9", 3350),
+        ("h20-96g", "148", "296", "296", 4000),
+        ("h200-141g-sxm", "989.4", "1978.9", "1978.9", 4800),
+        ("h800-80g-sxm", "989.4", "1978.9", "1978.9", 3350),
+        ("h100-nvl-94g", "835.5", "1670.5", "1670.5", 3900),
     ],
 )
 def test_gpu_dense_throughput_and_bandwidth_are_the_datasheets(

@@ -213,7 +213,7 @@ def test_kv_cache_precision_is_its_own_setting_defaulting_to_the_weights():
 
 
 def test_an_encoder_or_embedding_model_has_no_kv_cache():
-    encoder = Workload(0.6, Mode.INFER, context_length=8192, batch_size=64, encoder=True)
+    encoder = Workload(0.6, Mode.INFER, context_length=8192, batch_size=64, model_kind="encoder")
     sized = size_workload(encoder)
     assert sized.breakdown["kv_cache"] == 0
     assert kv_bytes_per_token(encoder) == 0

@@ -131,7 +131,9 @@ def test_unknown_gpu_gets_findings_but_no_verdict(architect_client):
     assert probe.verdict == "" and probe.build is None
     html = architect_client.get(response["Location"]).content.decode()
     assert "No rules verdict" in html
-    assert "The GPU NVIDIA H200 is not in the catalog." in html  # the part is named
+    # The H200 is in the catalog (migration 0013); the VM's generic vCPU is not: it is named.
+    assert "The CPU Intel(R) Xeon(R) Processor is not in the catalog." in html
+    assert "The GPU NVIDIA H200 is not in the catalog." not in html
 
 
 @pytest.mark.django_db
@@ -142,7 +144,27 @@ def test_probe_api_names_the_part_the_catalog_lacks(architect_client):
     )
     body = response.json()
     assert body["verdict"] is None
-    assert "The GPU NVIDIA H200 is not in the catalog." in body["problems"]
+    assert "The CPU Intel(R) Xeon(R) Processor is not in the catalog." in body["problems"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("product", "linked", "slug"),
+    [
+        ("NVIDIA H100 NVL", False, "h100-nvl-94g"),
+        ("NVIDIA H100 PCIe", False, "h100-80g-pcie"),
+        ("NVIDIA H100 80GB HBM3", True, "h100-80g-sxm"),
+        ("NVIDIA H200", True, "h200-141g-sxm"),
+        ("NVIDIA H20", True, "h20-96g"),
+        ("NVIDIA H800", True, "h800-80g-sxm"),
+    ],
+)
+def test_nvidia_smi_names_of_todays_gpus_match_their_catalog_items(product, linked, slug):
+    from configurator import selectors
+    from configurator.fleet.probe_report import match_gpu
+
+    catalog = selectors.snapshots()[0].everything
+    assert match_gpu(product, catalog, sxm_hint=linked).slug == slug
 
 
 @pytest.mark.django_db

@@ -211,6 +211,15 @@ def test_the_link_is_stable_and_dated_from_issue(presales_client, architect):
             "build.bom.0.qty",
         ),
         ({"build": {**GOOD_BUILD, "nics": 2}}, "build.nic"),
+        (  # domain.md §6: no Dell PSU in a Supermicro chassis
+            {
+                "build": {
+                    **GOOD_BUILD,
+                    "bom": [{"kind": "psu", "slug": "dell-psu-2800w-titanium", "qty": 4}],
+                }
+            },
+            "build.bom",
+        ),
         ({"surprise": 1}, "surprise"),
     ],
 )

@@ -23,7 +23,7 @@ from configurator.engine.changes import Part, field_message
 from configurator.engine.findings import Status
 from configurator.engine.pcie import even_split, split_label
 from configurator.translation import localize
-from configurator.web.configuration import Configuration, WorkloadChoice
+from configurator.web.configuration import WORKLOAD_FIELDS, Configuration, WorkloadChoice
 from configurator.web.fixes import Fix
 from configurator.web.options import conform
 from configurator.web.services import (
@@ -117,7 +117,7 @@ def reference_builds() -> dict[str, tuple[Configuration, WorkloadChoice | None, 
         )
         values.setdefault("nvlink", False)
         values.update(platform=body.get("platform") or "", nic=body.get("nic") or "")
-        fields = WorkloadChoice.__dataclass_fields__
+        fields = WORKLOAD_FIELDS
         workload = reference.workload and WorkloadChoice(
             **{k: v for k, v in reference.workload.items() if k in fields}
         )

@@ -1,5 +1,7 @@
 """What a platform takes, what a build costs, and which one change fixes it (seed catalog)."""
 
+from dataclasses import replace
+
 import pytest
 
 from configurator import selectors
@@ -24,7 +26,8 @@ def catalog():
 def test_a_platform_offers_only_its_socket_s_cpus_and_its_gpus(catalog):
     offered = choices(LEGACY.changed(platform="smc-as-8125gs-tnhr", cpu="epyc-9754"), catalog)
     assert {cpu.socket for cpu in offered.cpus} == {"SP5"}
-    assert [gpu.slug for gpu in offered.gpus] == ["h100-80g-sxm"]
+    # The HGX H100 8-GPU host takes the HGX H200 board too (catalog migration 0013).
+    assert [gpu.slug for gpu in offered.gpus] == ["h100-80g-sxm", "h200-141g-sxm"]
     assert max(offered.gpu_counts) == 8
 
 
@@ -49,6 +52,48 @@ def test_psu_options_fit_the_bays_and_keep_a_spare(catalog):
     options = psu_options(platform, catalog)
     assert options and all(o.count <= 2 and o.psu.rated_w <= 2200 for o in options)
     assert all(o.count > o.active for o in options)
+
+
+@pytest.mark.parametrize(
+    ("platform", "vendor"),
+    [
+        ("dell-xe9680", "Dell"),
+        ("inspur-nf5688m7", "Inspur"),
+        ("nvidia-dgx-h100", "NVIDIA"),
+        ("smc-sys-821ge-tnhr", "Supermicro"),
+    ],
+)
+def test_psu_options_are_the_platforms_own_psus(catalog, platform, vendor):
+    """domain.md §6: a bill never puts one vendor's PSU in another's chassis."""
+    options = psu_options(catalog.find("platforms", platform), catalog)
+    assert options and {option.psu.vendor for option in options} == {vendor}
+
+
+def test_a_chassis_whose_maker_has_no_psu_in_the_catalog_gets_none_of_anothers(catalog):
+    """Imported Lenovo chassis, no Lenovo PSU: the bill leaves the PSUs unpriced."""
+    lenovo = replace(
+        catalog.find("platforms", "dell-xe9680"), slug="lenovo-sr680a", name="Lenovo SR680a",
+        vendor="Lenovo", psu_slugs=frozenset(),
+    )  # fmt: skip
+    assert psu_options(lenovo, catalog) == ()
+    with_it = replace(catalog, platforms=(*catalog.platforms, lenovo))
+    config = LEGACY.changed(
+        platform="lenovo-sr680a", cpu="xeon-platinum-8480-plus", gpu="h200-141g-sxm",
+        memory_gb=2048, psu_watts=8400,
+    )  # fmt: skip
+    bill = bill_of_materials(config, with_it)
+    assert "psu" in bill.unpriced and all(line.kind != "psu" for line in bill.lines)
+
+
+def test_a_dell_host_on_its_stock_psus_bills_them(catalog):
+    config = LEGACY.changed(
+        platform="dell-xe9680", cpu="xeon-platinum-8480-plus", gpu="h200-141g-sxm",
+        memory_gb=2048, psu_watts=3 * 2800,
+    )  # fmt: skip
+    moved, _ = conform(config, catalog)
+    (psu,) = [line for line in bill_of_materials(moved, catalog).lines if line.kind == "psu"]
+    # 8400 W usable: 3 + 1 is the cheapest redundant set of Dell's own 2800 W PSUs.
+    assert psu.slug == "dell-psu-2800w-titanium" and psu.qty == 4
 
 
 def test_conform_moves_parts_onto_a_new_platform_and_says_so(catalog):

@@ -284,10 +284,12 @@ class Search:
         return self.memory_choices[key]
 
     def psus_for(self, required_w: int, platform: Platform) -> PsuChoice | None:
-        key = (required_w, platform.psu_bays, platform.psu_max_w)
+        key = (required_w, platform.psu_bays, platform.psu_max_w, platform.vendor,
+               platform.psu_slugs)  # fmt: skip
         if key not in self.psu_choices:
+            fitting = tuple(psu for psu in self.catalog.psus if platform.takes_psu(psu))
             self.psu_choices[key] = cheapest_psus(
-                required_w, platform.psu_bays, self.catalog.psus, platform.psu_max_w
+                required_w, platform.psu_bays, fitting, platform.psu_max_w
             )
         return self.psu_choices[key]
 
