@@ -1,4 +1,5 @@
-"""The public JSON API, version 1 (api.md). Thin: validate, call one service, answer.
+"""The public JSON API, version 1 (api.md). Thin: validate and turn the input into the
+domain (`inputs`), call one service, shape its answer (`api_shapes`).
 
 Every client mistake is a 400 of the form {"errors": {"<field path>": ["message", ...]}},
 bounded in size (`api_errors`); every other answer is JSON too: a database fault is a 503, an
@@ -15,13 +16,17 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.security import django_auth
 
-from configurator import selectors, services
+from configurator import api_shapes, selectors, services
 from configurator.api_errors import capped, parse_document, validation_errors
 from configurator.api_json import json_answer
-from configurator.engine.rules import RuleParams
 from configurator.fleet.api import router as fleet_router
 from configurator.fleet.services import ruleset_change_preview
-from configurator.inputs import InputErrors
+from configurator.inputs import (
+    InputErrors,
+    evaluate_request,
+    preferred_gpu_errors,
+    resolved_workload,
+)
 from configurator.middleware import exception_response, json_error
 from configurator.quotes.api import router as quotes_router
 from configurator.quotes.services import TransitionRefused
@@ -119,27 +124,46 @@ def catalog(request: HttpRequest) -> HttpResponse:
 @api.post("/evaluate", response={200: EvaluationOut, 400: ErrorsOut}, tags=["rules"])
 def evaluate(request: HttpRequest, payload: EvaluateIn):
     """Check one build against the baseline: every check, the balance score and the verdict."""
-    # The engine's answer already has the documented shape (tests/api hold it to the schema);
+    snapshot = selectors.snapshots()
+    catalog, rules = snapshot
+    asked = evaluate_request(payload, catalog.everything, rules.current)
+    evaluated = services.build_evaluate(
+        build=asked.build, workload=asked.workload, profile=asked.profile, snapshot=snapshot
+    )
+    # The shaped answer already has the documented shape (tests/api hold it to the schema);
     # answering it directly skips a second validation of our own output.
-    return json_answer(services.build_evaluate(payload))
+    return json_answer(api_shapes.evaluated_json(evaluated))
 
 
 @api.post("/sizing", response={200: SizingOut, 400: ErrorsOut}, tags=["workloads"])
 def sizing(request: HttpRequest, payload: WorkloadRequestIn):
     """Size a workload's GPU memory need, with the breakdown and the assumptions made."""
-    return services.workload_size(payload.workload, profile=payload.profile)
+    snapshot = selectors.snapshots()
+    catalog, rules = snapshot
+    services.version_in(rules, payload.profile)
+    preferred_gpu_errors(payload.workload, catalog.everything).raise_if_any()
+    workload = resolved_workload(payload.workload, catalog.everything)
+    sized = services.workload_size(workload=workload, profile=payload.profile, snapshot=snapshot)
+    return api_shapes.sized_json(sized)
 
 
 @api.post("/recommend", response={200: RecommendOut, 400: ErrorsOut}, tags=["workloads"])
 def recommend(request: HttpRequest, payload: RecommendIn):
     """Recommend the cheapest builds the rules accept for a workload, with BOM and reasons."""
-    return json_answer(services.build_recommend(payload))
+    snapshot = selectors.snapshots()
+    catalog, rules = snapshot
+    services.version_in(rules, payload.profile)
+    workload = resolved_workload(payload.workload, catalog.everything)
+    recommended = services.build_recommend(
+        workload=workload, profile=payload.profile, limit=payload.limit, snapshot=snapshot
+    )
+    return json_answer(api_shapes.recommended_json(recommended))
 
 
 @api.get("/rules", response={200: RulesOut, 400: ErrorsOut}, tags=["rules"])
 def rules(request: HttpRequest, profile: Text | None = None):
     """Return the current version of the default (or the named) rule profile."""
-    return rules_out(services.rule_version_for(profile))
+    return api_shapes.rules_json(services.rule_version_for(profile))
 
 
 @api.patch(
@@ -181,35 +205,14 @@ def rules_patch(request: HttpRequest, payload: RulesPatchIn):
             request,
             {"base_version": [message]},
             status=409,
-            current=rules_out(stale.current),
-            since=[version_changes(version) for version in stale.since()],
+            current=api_shapes.rules_json(stale.current),
+            since=[api_shapes.version_changes_json(version) for version in stale.since()],
         )
     except DjangoValidationError as error:
         raise InputErrors(
             {f"parameters.{name}": messages for name, messages in error.message_dict.items()}
         ) from error
-    return rules_out(published)
-
-
-def version_changes(version) -> dict[str, object]:
-    """Return what one published version changed, by whom and when."""
-    return {
-        "version": version.version,
-        "changes": version.changes,
-        "note": version.note,
-        "published_at": version.created_at.isoformat(),
-        "published_by": version.created_by.get_username() if version.created_by else None,
-    }
-
-
-def rules_out(version) -> dict[str, object]:
-    return {
-        "version": version.version,
-        "profile": version.profile.slug,
-        "parameters": RuleParams.from_mapping(version.parameters).as_dict(),
-        "published_at": version.created_at.isoformat(),
-        "published_by": version.created_by.get_username() if version.created_by else None,
-    }
+    return api_shapes.rules_json(published)
 
 
 # Capabilities living in their own apps add their routers here.

@@ -8,14 +8,14 @@ language where it is shown (`translation.localized_errors`, the page's forms).
 """
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Callable, Container
+from dataclasses import dataclass, field, replace
 
 from configurator.engine import build as engine
 from configurator.engine.catalog import Catalog
 from configurator.engine.messages import _, ngettext
-from configurator.engine.pcie import even_split
 from configurator.engine.recommend.layouts import nic_positions
-from configurator.schemas import WORKLOAD_FIELDS, BuildIn, WorkloadIn
+from configurator.schemas import WORKLOAD_FIELDS, BuildIn, EvaluateIn, WorkloadIn
 
 
 @dataclass
@@ -34,6 +34,45 @@ class InputErrors(Exception):
     def raise_if_any(self) -> None:
         if self.errors:
             raise self
+
+    def collect[T](self, read: Callable[[], T]) -> T | None:
+        """Return what `read` returns; keep its InputErrors (and return None) instead."""
+        try:
+            return read()
+        except InputErrors as error:
+            self.merge(error)
+            return None
+
+
+def profile_errors(profile: str | None, profiles: Container[str]) -> InputErrors:
+    """Return an error when a named rule profile is not one of `profiles` (None: the default)."""
+    errors = InputErrors()
+    if profile and profile not in profiles:
+        errors.add("profile", _("Unknown rule profile %(profile)s.", profile=repr(profile)))
+    return errors
+
+
+@dataclass(frozen=True)
+class EvaluateRequest:
+    """What `/api/v1/evaluate` is asked, in the engine's terms."""
+
+    build: engine.Build
+    workload: engine.Workload | None
+    profile: str | None
+
+
+def evaluate_request(
+    data: EvaluateIn, catalog: Catalog, profiles: Container[str]
+) -> EvaluateRequest:
+    """Return the build, workload and profile of an evaluate request, or raise InputErrors
+    naming every bad field of the three at once."""
+    errors = profile_errors(data.profile, profiles)
+    build = errors.collect(lambda: build_from_input(data.build, catalog))
+    workload = None
+    if data.workload:
+        workload = errors.collect(lambda: resolved_workload(data.workload, catalog))
+    errors.raise_if_any()
+    return EvaluateRequest(build, workload, data.profile)
 
 
 def _platform_errors(
@@ -96,16 +135,6 @@ def _platform_errors(
     return problems
 
 
-def platform_power(platform: engine.Platform) -> dict[str, int]:
-    """Return the Build fields that carry the platform maker's power figure."""
-    return {
-        "rated_power_w": platform.rated_power_w,
-        "rated_gpus": platform.gpu_capacity,
-        "rated_gpu_w": platform.rated_gpu_w,
-        "platform_psu_w": platform.max_power_w,
-    }
-
-
 def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") -> engine.Build:
     """Resolve a build's slugs against the catalog and return the engine's Build."""
     errors = InputErrors()
@@ -134,7 +163,7 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
         )
     elif data.nvlink and not gpu.has_nvlink:
         errors.add(f"{prefix}.nvlink", _("%(gpu)s has no NVLink.", gpu=gpu.name))
-    per_socket = tuple(data.gpus_per_socket or even_split(data.gpu_count, data.cpu_count))
+    per_socket = tuple(data.gpus_per_socket or engine.even_split(data.gpu_count, data.cpu_count))
     if len(per_socket) != data.cpu_count:
         errors.add(
             f"{prefix}.gpus_per_socket",
@@ -183,14 +212,7 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
                 ),
             )
     errors.raise_if_any()
-    nic_specs = {"nic_speed_gbps": data.nic_speed_gbps or 0}
-    if nic:
-        nic_specs = {
-            "nic_lanes": nic.pcie_lanes,
-            "nic_tdp_w": nic.tdp_w,
-            "nic_speed_gbps": nic.speed_gbps,
-        }
-    return engine.Build(
+    return engine.Build.assemble(
         cpu=cpu,
         cpu_count=data.cpu_count,
         gpu=gpu,
@@ -202,14 +224,12 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
         nvlink=gpu.has_nvlink if data.nvlink is None else data.nvlink,
         numa_binding=data.numa_binding,
         nodes=data.nodes,
+        platform=platform,
         nics=data.nics,
-        **nic_specs,
+        nic=nic,
+        nic_speed_gbps=data.nic_speed_gbps,
         nvme=data.nvme,
         dimm_count=data.dimm_count,
-        platform_pcie_gen=platform.pcie_gen if platform else None,
-        pcie_switch_uplinks=platform.pcie_switch_uplinks if platform else 0,
-        nvme_bays=platform.nvme_bays if platform else None,
-        **(platform_power(platform) if platform else {}),
     )
 
 
@@ -404,3 +424,15 @@ def workload_frozen(data: WorkloadIn) -> dict[str, object]:
         if each.default is None and not each.optional:
             values[each.name] = getattr(taken, each.name)
     return values
+
+
+def resolved_workload(
+    data: WorkloadIn, catalog: Catalog, *, prefix: str = "workload"
+) -> engine.Workload:
+    """Return the engine's Workload with its preferred GPU (slug or name) resolved to a slug;
+    raise InputErrors as `workload_from_input` does, or for a GPU the catalog lacks."""
+    workload = workload_from_input(data, prefix=prefix)
+    if data.gpu is None:
+        return workload
+    preferred_gpu_errors(data, catalog, prefix).raise_if_any()
+    return replace(workload, gpu=catalog.find("gpus", data.gpu).slug)

@@ -1,40 +1,29 @@
-"""Actions: evaluate a build, publish a rule version."""
+"""Actions: evaluate a build, size a workload, recommend builds, publish a rule version.
 
-from collections.abc import Callable
-from dataclasses import replace
-from functools import cache
+Each takes the domain's objects by keyword (an engine `Build`, a `Workload`, a profile's
+name) and returns the engine's answer with what the surfaces show beside it (`Evaluated`,
+`Sized`, `Recommended`): the API writes them as JSON in `api_shapes`, the pages read their
+attributes. Input is turned into the domain first, by `inputs`.
+"""
+
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import translation
 from django.utils.translation import gettext
 
 from configurator import selectors
-from configurator.engine.build import Workload
+from configurator.engine.build import Build, Gpu, Workload
 from configurator.engine.evaluate import Evaluation, evaluate
-from configurator.engine.performance import Cluster, gpu_rent_note, performance
+from configurator.engine.performance import Cluster, Performance, gpu_rent_note, performance
 from configurator.engine.pricing import build_monthly_price
-from configurator.engine.recommend import Recommendation, recommend
-from configurator.engine.registry import REGISTRY
+from configurator.engine.recommend import Recommendations, recommend
 from configurator.engine.rule_validation import parameter_errors
 from configurator.engine.rules import RuleParams
-from configurator.engine.sizing import (
-    SIZING_UNIT,
-    card_gb,
-    gpus_needed,
-    size_workload,
-    usable_gb,
-)
-from configurator.inputs import (
-    InputErrors,
-    build_from_input,
-    preferred_gpu_errors,
-    workload_from_input,
-)
+from configurator.engine.sizing import Sizing, gpus_needed, size_workload, usable_gb
+from configurator.inputs import InputErrors
 from configurator.models import RuleProfile, RuleSetVersion
-from configurator.schemas import EvaluateIn, RecommendIn, WorkloadIn
-from configurator.translation import check_title, localize, speaks_english
 
 
 class StaleVersion(Exception):
@@ -66,38 +55,36 @@ def _unknown_profile(profile: str | None) -> str:
     return gettext("Unknown rule profile %(profile)s.") % {"profile": repr(profile)}
 
 
+@dataclass(frozen=True)
+class Evaluated:
+    """One build judged by the current rules: what `/evaluate`, the page and a quote show."""
+
+    build: Build
+    workload: Workload | None
+    evaluation: Evaluation
+    ruleset: selectors.RuleVersionRef
+    monthly_price: float | None  # the parts the build names (`engine.pricing`)
+    performance: Performance | None  # the work's figures, when the workload states work
+
+    @property
+    def verdict(self) -> str:
+        return str(self.evaluation.verdict)
+
+
 def build_evaluate(
-    payload: EvaluateIn, *, snapshot: selectors.Snapshots | None = None
-) -> dict[str, object]:
-    """Evaluate one build against the current rules (or those of `snapshot`, the catalog and
-    rules a request already read); the answer names the rule version."""
+    *,
+    build: Build,
+    workload: Workload | None = None,
+    profile: str | None = None,
+    snapshot: selectors.Snapshots | None = None,
+) -> Evaluated:
+    """Evaluate one build against the current rules of `profile` (or those of `snapshot`, the
+    catalog and rules a request already read), price its parts and time its work."""
     catalog, rules = snapshot or selectors.snapshots()
-    errors = InputErrors()
-    version = build = workload = None
-    try:
-        version = _version_in(rules, payload.profile)
-    except InputErrors as error:
-        errors.merge(error)
-    try:
-        build = build_from_input(payload.build, catalog.everything)
-    except InputErrors as error:
-        errors.merge(error)
-    if payload.workload:
-        try:
-            workload = _workload(payload.workload, catalog.everything)
-        except InputErrors as error:
-            errors.merge(error)
-    errors.raise_if_any()
+    version = version_in(rules, profile)
     evaluation = evaluate(build, version.params, workload)
-    price = build_monthly_price(
-        build,
-        catalog.everything.memory,
-        catalog.everything.find("platforms", payload.build.platform or "") or None,
-        catalog.everything.find("nics", payload.build.nic or "") or None,
-    )
-    translate = _translate()
-    result = evaluation_dict(evaluation, translate, price)
-    result["ruleset"] = version.as_dict()
+    price = build_monthly_price(build, catalog.everything.memory, build.platform, build.nic)
+    work = None
     if workload is not None:
         work = performance(
             build,
@@ -107,54 +94,10 @@ def build_evaluate(
             evaluation.failed_codes,
             evaluation.balance.balanced,
         )
-        if work is not None:
-            result["performance"] = work.as_dict(translate)
-    return result
+    return Evaluated(build, workload, evaluation, version, price, work)
 
 
-def _translate():
-    """Return how the engine's texts are written: as the engine writes them, or translated.
-
-    Findings, the recommender's why and reason, and the assumptions of sizing and of the
-    performance model are messages (`engine.messages`), rendered in the request's language.
-    """
-    return str if speaks_english() else localize
-
-
-# api.md v1 answered each check's title in Chinese as `title_zh`. A documented field is never
-# dropped, so it stays, filled from that language's catalogue like every other text; the
-# request's language has `title_translated`, and `title_message` is the language-neutral id.
-TITLE_ZH_LANGUAGE = "zh-hans"
-
-
-@cache
-def _titles_zh() -> dict[str, str]:
-    # A title is fixed per code, and a process loads its catalogues once (as Django does):
-    # rendered once, not per answer (an evaluation has sixteen checks, /recommend many).
-    with translation.override(TITLE_ZH_LANGUAGE):
-        return {item.code: check_title(item.code) for item in REGISTRY}
-
-
-def evaluation_dict(
-    evaluation: Evaluation, translate: Callable[[str], str], price: float | None
-) -> dict[str, object]:
-    """Return an evaluation in the API's shape, its texts rendered by `translate`."""
-    result = evaluation.as_dict(translate, price)
-    titles = _titles_zh()
-    for check in result["checks"]:
-        check["title_zh"] = titles.get(check["code"], check["title"])
-    return result
-
-
-def _gpu_slug(workload: WorkloadIn, catalog) -> str | None:
-    """Resolve the workload's preferred GPU (slug or name) or raise InputErrors."""
-    if workload.gpu is None:
-        return None
-    preferred_gpu_errors(workload, catalog).raise_if_any()
-    return catalog.find("gpus", workload.gpu).slug
-
-
-def _version_in(rules: selectors.RulesSnapshot, profile: str | None) -> selectors.RuleVersionRef:
+def version_in(rules: selectors.RulesSnapshot, profile: str | None) -> selectors.RuleVersionRef:
     """Return the current version of a named (or the default) profile, or raise InputErrors."""
     version = rules.current.get(profile or rules.default)
     if version is None:
@@ -162,123 +105,66 @@ def _version_in(rules: selectors.RulesSnapshot, profile: str | None) -> selector
     return version
 
 
-def _workload(workload_in: WorkloadIn, catalog) -> Workload:
-    """Return the engine's workload, its preferred GPU resolved to a slug."""
-    return replace(workload_from_input(workload_in), gpu=_gpu_slug(workload_in, catalog))
+@dataclass(frozen=True)
+class Sized:
+    """A workload's GPU memory need; with a GPU, how many of it hold it and what they do."""
+
+    workload: Workload
+    sizing: Sizing
+    gpu: Gpu | None = None
+    usable_fraction: float | None = None  # the profile's usable share of the card's memory
+    usable_gb: float | None = None
+    gpus_needed: int | None = None
+    performance: Performance | None = None  # on `gpus_needed` (or the workload's) GPUs
+    rent_note: str | None = None  # a Message: the GPUs' rent stands for the build's
 
 
-def workload_size(workload_in: WorkloadIn, *, profile: str | None = None) -> dict[str, object]:
-    """Size a workload's GPU memory need; with a GPU named, say how many of it hold it.
-
-    With a GPU, the answer shows the need, what each card may fill (the profile's usable
-    share of its memory) and the card's memory, in the maker's unit and in GB.
-    """
-    catalog, rules = selectors.snapshots()
-    translate = _translate()
-    version = _version_in(rules, profile)
-    slug = _gpu_slug(workload_in, catalog.everything)
-    workload = workload_from_input(workload_in)
-    gpu = catalog.everything.find("gpus", slug) if slug else None
+def workload_size(
+    *, workload: Workload, profile: str | None = None, snapshot: selectors.Snapshots | None = None
+) -> Sized:
+    """Size a workload's GPU memory need; with a GPU preferred (`workload.gpu`, a slug), say
+    how many of it hold it and, for stated work, what they do with it."""
+    catalog, rules = snapshot or selectors.snapshots()
+    version = version_in(rules, profile)
+    gpu = catalog.everything.find("gpus", workload.gpu) if workload.gpu else None
     fraction = version.params.gpu_memory_usable_fraction
     usable = usable_gb(gpu.memory_gb, fraction) if gpu else None
     try:
         sizing = size_workload(workload, gpu_memory_gb=usable)
     except ValueError as error:  # a shape that cannot describe any model
         raise InputErrors({"workload": [str(error)]}) from error
-    result: dict[str, object] = {
-        "total_gb": round(sizing.total_gb, 2),
-        "per_gpu_gb": None if sizing.per_gpu_gb is None else round(sizing.per_gpu_gb, 2),
-        "gpu_count": sizing.gpu_count,
-        "breakdown": {key: round(value, 2) for key, value in sizing.breakdown.items()},
-        "assumptions": [translate(note) for note in sizing.assumptions],
-        "unit": translate(SIZING_UNIT),
-    }
-    if gpu:
-        result["gpu"] = gpu.slug
-        result["gpus_needed"] = gpus_needed(workload, usable, max_gpus=1024)
-        result["gpu_memory_gib"] = gpu.memory_gb
-        result["card_gb"] = round(card_gb(gpu.memory_gb), 2)
-        result["usable_fraction"] = fraction
-        result["usable_gb"] = round(usable, 2)
-        total = workload.gpu_count or result["gpus_needed"]
-        if workload.has_work and total:
-            cluster = Cluster.of_gpus(gpu, total, version.params)
-            work = performance(cluster, workload, version.params, gpu.monthly_price * total)
-            result["performance"] = work.as_dict(translate)
-            result["performance"]["assumptions"].append(translate(gpu_rent_note(total, gpu)))
-    return result
+    if gpu is None:
+        return Sized(workload, sizing)
+    needed = gpus_needed(workload, usable, max_gpus=1024)
+    total = workload.gpu_count or needed
+    work = note = None
+    if workload.has_work and total:
+        cluster = Cluster.of_gpus(gpu, total, version.params)
+        work = performance(cluster, workload, version.params, gpu.monthly_price * total)
+        note = gpu_rent_note(total, gpu)
+    return Sized(workload, sizing, gpu, fraction, usable, needed, work, note)
 
 
-def build_recommend(payload: RecommendIn) -> dict[str, object]:
+@dataclass(frozen=True)
+class Recommended:
+    """The recommender's builds for a workload under one rule version, or why there are none."""
+
+    found: Recommendations
+    ruleset: selectors.RuleVersionRef
+
+
+def build_recommend(
+    *,
+    workload: Workload,
+    profile: str | None = None,
+    limit: int = 5,
+    snapshot: selectors.Snapshots | None = None,
+) -> Recommended:
     """Recommend priced builds that the rules accept for a workload, cheapest first."""
-    catalog, rules = selectors.snapshots()
-    version = _version_in(rules, payload.profile)
-    workload = _workload(payload.workload, catalog.everything)
-    found = recommend(
-        workload, catalog.offered, version.params, rules.scenarios, limit=payload.limit
-    )
-    ruleset = version.as_dict()
-    reason = found.reason
-    return {
-        "builds": [recommendation_dict(item, ruleset) for item in found.builds],
-        "reason": _translate()(reason) if reason is not None else None,
-        "ruleset": ruleset,
-    }
-
-
-def recommendation_dict(item: Recommendation, ruleset: dict[str, object]) -> dict[str, object]:
-    """Return a recommendation in the API's shape: its build posts back to /evaluate as is."""
-    build = item.build
-    translate = _translate()
-    evaluation = evaluation_dict(item.evaluation, translate, item.monthly_price)
-    evaluation["ruleset"] = ruleset
-    return {
-        "build": {
-            "cpu": build.cpu.slug,
-            "cpu_count": build.cpu_count,
-            "gpu": build.gpu.slug,
-            "gpu_count": build.gpu_count,
-            "gpus_per_socket": list(build.gpus_per_socket),
-            "memory_gb": build.memory_gb,
-            "memory_ecc": build.memory_ecc,
-            "psu_watts": build.psu_watts,
-            "nvlink": build.nvlink,
-            "numa_binding": build.numa_binding,
-            "nodes": build.nodes,
-            "nics": build.nics,
-            "nic": item.nic.slug if item.nic else None,
-            "platform": item.platform.slug,
-            "dimm_count": build.dimms,
-            "bom": [
-                {
-                    "kind": line.kind,
-                    "slug": line.slug,
-                    "name": line.name,
-                    "qty": line.qty,
-                    "unit_price": line.monthly_price,
-                    "monthly_price": round(line.qty * line.monthly_price, 2),
-                }
-                for line in item.bom
-            ],
-        },
-        "evaluation": evaluation,
-        "monthly_price": item.monthly_price,
-        "currency": "CNY",
-        "why": translate(item.why),
-        "scenario": item.scenario,
-        "psu_redundancy": item.psu_scheme,
-        "replicas": (
-            {
-                "gpus": item.replicas.size,
-                "count": item.replicas.count,
-                "sequences_each": item.replicas.batch,
-                "nodes_each": item.replicas.nodes_per_replica,
-            }
-            if item.replicas
-            else None
-        ),
-        "performance": item.performance.as_dict(translate) if item.performance else None,
-    }
+    catalog, rules = snapshot or selectors.snapshots()
+    version = version_in(rules, profile)
+    found = recommend(workload, catalog.offered, version.params, rules.scenarios, limit=limit)
+    return Recommended(found, version)
 
 
 @transaction.atomic

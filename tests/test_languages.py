@@ -131,7 +131,7 @@ READS_CHINESE = {"configurator/fleet/sheet.py", "configurator/fleet/rows.py"}
 # The constants that name a language, each for a reason it states.
 NAMES_A_LANGUAGE = {
     "configurator/translation.py": 'SOURCE_LANGUAGE = "en"',  # the language ids are written in
-    "configurator/services.py": 'TITLE_ZH_LANGUAGE = "zh-hans"',  # the API's v1 `title_zh`
+    "configurator/api_shapes.py": 'TITLE_ZH_LANGUAGE = "zh-hans"',  # the API's v1 `title_zh`
 }
 LANGUAGE_CODES = {"en", "zh", "zh-hans", "zh_Hans", "zh-Hans", "zh-cn"}
 

@@ -277,6 +277,109 @@ class Build:
     rated_gpus: int = 0
     rated_gpu_w: int = 0
     platform_psu_w: int = 0  # every PSU bay filled with its largest PSU; 0: no platform named
+    # The parts the board and NIC fields above were taken from (`Build.assemble`); None when
+    # the build names none. They are how a build is written back as its fields (`as_fields`).
+    platform: Platform | None = None
+    nic: Nic | None = None
+
+    @classmethod
+    def assemble(
+        cls,
+        *,
+        cpu: Cpu,
+        cpu_count: int,
+        gpu: Gpu,
+        gpu_count: int,
+        memory_gb: int,
+        memory_ecc: bool,
+        psu_watts: int,
+        nvlink: bool,
+        gpus_per_socket: tuple[int, ...] | None = None,
+        numa_binding: bool = True,
+        nodes: int = 1,
+        platform: Platform | None = None,
+        nics: int = 0,
+        nic: Nic | None = None,
+        nic_speed_gbps: int | None = None,
+        nvme: int = 0,
+        dimm_count: int | None = None,
+        gpus_cross_numa: int = 0,
+        platform_pcie_gen: int | None = None,
+    ) -> Build:
+        """Return the build of these parts: the only way one is put together.
+
+        Every board field (PCIe generation, switch uplinks, drive bays, the maker's power
+        figure, the PSU bays' most) comes from `platform` and every NIC field from `nic`, so
+        no caller copies a subset of them. `platform_pcie_gen` is for a build without a
+        catalog platform whose board was measured (a probed node); `nic_speed_gbps` for NICs
+        not in the catalog. `gpus_per_socket` defaults to an even split, the first socket
+        taking the odd GPU.
+        """
+        if gpus_per_socket is None:
+            gpus_per_socket = even_split(gpu_count, cpu_count)
+        board: dict[str, object] = {"platform_pcie_gen": platform_pcie_gen}
+        if platform is not None:
+            board = {
+                "platform_pcie_gen": platform.pcie_gen,
+                "pcie_switch_uplinks": platform.pcie_switch_uplinks,
+                "nvme_bays": platform.nvme_bays,
+                "rated_power_w": platform.rated_power_w,
+                "rated_gpus": platform.gpu_capacity,
+                "rated_gpu_w": platform.rated_gpu_w,
+                "platform_psu_w": platform.max_power_w,
+            }
+        card: dict[str, object] = {"nic_speed_gbps": nic_speed_gbps or 0}
+        if nic is not None:
+            card = {
+                "nic_lanes": nic.pcie_lanes,
+                "nic_tdp_w": nic.tdp_w,
+                "nic_speed_gbps": nic.speed_gbps,
+            }
+        return cls(
+            cpu=cpu,
+            cpu_count=cpu_count,
+            gpu=gpu,
+            gpu_count=gpu_count,
+            gpus_per_socket=tuple(gpus_per_socket),
+            memory_gb=memory_gb,
+            memory_ecc=memory_ecc,
+            psu_watts=psu_watts,
+            nvlink=nvlink,
+            numa_binding=numa_binding,
+            nodes=nodes,
+            gpus_cross_numa=gpus_cross_numa,
+            dimm_count=dimm_count,
+            nics=nics,
+            nvme=nvme,
+            platform=platform,
+            nic=nic,
+            **board,
+            **card,
+        )
+
+    def as_fields(self) -> dict[str, object]:
+        """Return the build as its fields, parts by slug: the one way back from a build to
+        what a permalink, a quote, the API or a fleet sheet row holds (each takes the fields
+        it shows). `Build.assemble` of the same parts gives this build again."""
+        return {
+            "cpu": self.cpu.slug,
+            "cpu_count": self.cpu_count,
+            "gpu": self.gpu.slug,
+            "gpu_count": self.gpu_count,
+            "gpus_per_socket": list(self.gpus_per_socket),
+            "memory_gb": self.memory_gb,
+            "memory_ecc": self.memory_ecc,
+            "psu_watts": self.psu_watts,
+            "nvlink": self.nvlink,
+            "numa_binding": self.numa_binding,
+            "nodes": self.nodes,
+            "nics": self.nics,
+            "nic": self.nic.slug if self.nic else None,
+            "nic_speed_gbps": self.nic_speed_gbps or None,
+            "platform": self.platform.slug if self.platform else None,
+            "nvme": self.nvme,
+            "dimm_count": self.dimm_count,
+        }
 
     @property
     def pcie_gen(self) -> int:
@@ -304,6 +407,28 @@ class Build:
         if self.dimm_count is not None:
             return self.dimm_count
         return self.cpu.memory_channels * self.cpu_count
+
+
+def even_split(gpu_count: int, sockets: int) -> tuple[int, ...]:
+    """Return GPUs spread as evenly as possible over the sockets, fuller sockets first."""
+    base, extra = divmod(gpu_count, max(sockets, 1))
+    return tuple(base + (1 if socket < extra else 0) for socket in range(max(sockets, 1)))
+
+
+# How each field of a Build is set (tests/configurator/test_build_fields.py holds each field to one
+# of these): given to `Build.assemble`, or taken from the part named.
+BUILD_GIVEN = (
+    "cpu", "cpu_count", "gpu", "gpu_count", "gpus_per_socket", "memory_gb", "memory_ecc",
+    "psu_watts", "nvlink", "numa_binding", "nodes", "gpus_cross_numa", "dimm_count", "nics",
+    "nic_speed_gbps", "nvme", "platform", "nic", "platform_pcie_gen",
+)  # fmt: skip
+BUILD_FROM_PLATFORM = (
+    "platform_pcie_gen", "pcie_switch_uplinks", "nvme_bays", "rated_power_w", "rated_gpus",
+    "rated_gpu_w", "platform_psu_w",
+)  # fmt: skip
+BUILD_FROM_NIC = ("nic_lanes", "nic_tdp_w", "nic_speed_gbps")
+# No drive is a catalog part yet: every NVMe drive is taken as x4 and 25 W (docs/rules.md).
+BUILD_FIXED = ("nvme_lanes", "nvme_tdp_w")
 
 
 # The API's bounds on how many GPUs a request names (api.md); a build has at most this many.

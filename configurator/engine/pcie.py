@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from configurator.engine.build import Build
+from configurator.engine.build import Build, even_split  # noqa: F401 (its home was here)
 from configurator.engine.rules import RuleParams
 
 
@@ -59,13 +59,6 @@ def socket_loads(build: Build) -> tuple[int, ...]:
         return (*given[: sockets - 1], sum(given[sockets - 1 :]))
     # A shorter list leaves the remaining sockets without GPUs.
     return (*given, *(0,) * (sockets - len(given)))
-
-
-def even_split(gpus: int, sockets: int) -> tuple[int, ...]:
-    """Return GPUs spread as evenly as possible over the sockets, fuller sockets first."""
-    sockets = max(sockets, 1)
-    share, extra = divmod(gpus, sockets)
-    return tuple(share + 1 if socket < extra else share for socket in range(sockets))
 
 
 def split_label(loads: tuple[int, ...]) -> str:

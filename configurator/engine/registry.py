@@ -13,9 +13,9 @@ half-added; a second registration of a code is refused, as django-rules' `add_ru
 one.
 
 The registry is complete whatever was imported first: the modules that register checks are
-listed here (`CHECK_MODULES`), the first read imports them all, and checks run in the order of
-that list, then of registration within a module. A check whose module is not listed is
-refused, so a new check module cannot be forgotten in the list.
+the engine's `checks` and every `*_check` module, found by name (`CHECK_MODULES`); the first
+read imports them all, and checks run in the order of that list, then of registration within
+a module. A check from any other module is refused, so a new check cannot be left unread.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import importlib
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -35,12 +36,24 @@ if TYPE_CHECKING:
 
     Check = Callable[[Build, Workload | None, RuleParams], Finding]
 
-# Every module that registers checks, in the order their checks run and are shown.
-CHECK_MODULES: tuple[str, ...] = (
+# The modules that register checks are the engine's `checks` and every `*_check` module
+# (`check_modules`): a new check module is found by its name, listed nowhere. Checks run and
+# are shown in the order of these, then of any other check module by name.
+CHECK_MODULES_FIRST: tuple[str, ...] = (
     "configurator.engine.checks",
     "configurator.engine.shape_check",
     "configurator.engine.drive_check",
 )
+
+
+def check_modules() -> tuple[str, ...]:
+    """Return every engine module that registers checks, in the order their checks run."""
+    package = Path(__file__).parent
+    found = sorted(f"configurator.engine.{path.stem}" for path in package.glob("*_check.py"))
+    return CHECK_MODULES_FIRST + tuple(name for name in found if name not in CHECK_MODULES_FIRST)
+
+
+CHECK_MODULES: tuple[str, ...] = check_modules()
 
 
 class CheckKind(StrEnum):
@@ -113,8 +126,8 @@ class CheckRegistry:
         module = getattr(check, "__module__", None)
         if self._modules and module not in self._modules:
             raise UnlistedCheckModule(
-                f"check {code!r} comes from {module!r}: list its module in "
-                "configurator.engine.registry.CHECK_MODULES"
+                f"check {code!r} comes from {module!r}: check modules are the engine's "
+                "`checks` and its `*_check` modules (configurator.engine.registry.CHECK_MODULES)"
             )
         self._added[code] = RegisteredCheck(
             code, check, entry, CheckKind(kind), cpu_side, cpu_sensitive

@@ -189,7 +189,7 @@ def probe_report(facts: NodeFacts, *, psu_watts: int, numa_binding: bool) -> Pro
     if report.problems:
         return report
     cross = sum(1 for sockets in facts.gpu_sockets() if len(sockets) != 1)
-    built = engine.Build(
+    built = engine.Build.assemble(
         cpu=cpu,
         cpu_count=facts.cpu.sockets,
         gpu=gpu,
@@ -206,6 +206,6 @@ def probe_report(facts: NodeFacts, *, psu_watts: int, numa_binding: bool) -> Pro
         nics=len(facts.topology.nics) if facts.topology else 0,
     )
     report.build = built
-    report.fields = build_fields(built, {})
+    report.fields = build_fields(built, ())
     report.evaluation = evaluate(built, version.params)
     return report

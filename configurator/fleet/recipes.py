@@ -44,22 +44,16 @@ def recipe_builds(catalog: Catalog, rules: RuleParams) -> list[RecipeBuild]:
             if cpu is None or gpu is None:
                 continue
             sockets = 2 if cpu.max_sockets >= 2 else 1
-            split = tuple(
-                count // sockets + (1 if i < count % sockets else 0) for i in range(sockets)
-            )
-            draft = Build(
+            draft = Build.assemble(
                 cpu=cpu,
                 cpu_count=sockets,
                 gpu=gpu,
                 gpu_count=count,
-                gpus_per_socket=split,
                 memory_gb=row.memory_gb,
                 memory_ecc=True,
                 psu_watts=0,
                 nvlink=gpu.has_nvlink and (platform is None or platform.nvlink != "none"),
-                platform_pcie_gen=platform.pcie_gen if platform else None,
-                pcie_switch_uplinks=platform.pcie_switch_uplinks if platform else 0,
-                nvme_bays=platform.nvme_bays if platform else None,
+                platform=platform,
             )
             build = replace(draft, psu_watts=power_budget(draft, rules).required_w)
             found.append(RecipeBuild(row.code, row.name, build))

@@ -7,6 +7,7 @@ as `POST /api/v1/evaluate`, so a sheet row and an API request are judged alike.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from django.utils.translation import gettext as _
 from pydantic import ValidationError
@@ -144,27 +145,20 @@ def row_build(cells: dict[str, str], catalog: Catalog) -> tuple[engine.Build, di
         raise RowErrors(
             {path.removeprefix("build."): messages for path, messages in error.errors.items()}
         ) from error
-    for name, kind in (("platform", "platforms"), ("nic", "nics")):
-        if name in values:
-            values[name] = catalog.find(kind, values[name]).slug
     return built, build_fields(built, values)
 
 
-def build_fields(built: engine.Build, values: dict[str, object]) -> dict[str, object]:
-    """Return a resolved build in evaluate's request shape (slugs, defaults filled in)."""
-    fields = {
-        "cpu": built.cpu.slug,
-        "cpu_count": built.cpu_count,
-        "gpu": built.gpu.slug,
-        "gpu_count": built.gpu_count,
-        "gpus_per_socket": list(built.gpus_per_socket),
-        "memory_gb": built.memory_gb,
-        "memory_ecc": built.memory_ecc,
-        "psu_watts": built.psu_watts,
-        "nvlink": built.nvlink,
-        "numa_binding": built.numa_binding,
-    }
-    for name in ("platform", "nic", "nics", "nvme", "dimm_count"):
-        if name in values:
-            fields[name] = values[name]
-    return fields
+# A row's fields: the required ones, then those of the optional ones the sheet gives.
+ROW_FIELDS = (
+    "cpu", "cpu_count", "gpu", "gpu_count", "gpus_per_socket", "memory_gb", "memory_ecc",
+    "psu_watts", "nvlink", "numa_binding",
+)  # fmt: skip
+ROW_OPTIONAL_FIELDS = ("platform", "nic", "nics", "nvme", "dimm_count")
+
+
+def build_fields(built: engine.Build, given: Iterable[str]) -> dict[str, object]:
+    """Return a resolved build in evaluate's request shape (slugs, defaults filled in): its
+    fields (`Build.as_fields`), the optional ones where the sheet gives them."""
+    fields = built.as_fields()
+    names = (*ROW_FIELDS, *(name for name in ROW_OPTIONAL_FIELDS if name in given))
+    return {name: fields[name] for name in names}

@@ -24,7 +24,8 @@ from django.utils.translation import pgettext
 
 from configurator import selectors as configurator_selectors
 from configurator import services as configurator_services
-from configurator.inputs import InputErrors, workload_frozen
+from configurator.api_shapes import evaluated_json
+from configurator.inputs import InputErrors, build_from_input, resolved_workload, workload_frozen
 from configurator.models import RuleSetVersion
 from configurator.quotes.models import (
     EDITABLE,
@@ -37,7 +38,7 @@ from configurator.quotes.models import (
     Status,
 )
 from configurator.quotes.selectors import quote_bom
-from configurator.schemas import BuildIn, EvaluateIn, WorkloadIn
+from configurator.schemas import BuildIn, WorkloadIn
 from configurator.translation import SOURCE_LANGUAGE
 
 CENT = Decimal("0.01")
@@ -158,15 +159,23 @@ def quote_content(
     Raises InputErrors naming every bad field.
     """
     bom, explicit = quote_bom(build=build)
+    snapshot = configurator_selectors.snapshots()
+    everything = snapshot[0].everything
+    errors = InputErrors()
+    built = errors.collect(lambda: build_from_input(explicit, everything))
+    frozen_workload = None
+    if workload is not None:
+        frozen_workload = errors.collect(lambda: resolved_workload(workload, everything))
+    errors.raise_if_any()
+    evaluated = configurator_services.build_evaluate(
+        build=built, workload=frozen_workload, snapshot=snapshot
+    )
     # Frozen in English with each text's message id (detail_message, fix_message), whatever
     # language the author works in: a quote reads the same to everyone who opens it.
     with translation.override(SOURCE_LANGUAGE):
-        evaluation = configurator_services.build_evaluate(
-            EvaluateIn(build=explicit, workload=workload, profile=None)
-        )
+        evaluation = evaluated_json(evaluated)
     ruleset = evaluation["ruleset"]
-    params = configurator_selectors.snapshots()[1].current[ruleset["profile"]].params
-    evaluation["ruleset"] = {**ruleset, "parameters": params.as_dict()}
+    evaluation["ruleset"] = {**ruleset, "parameters": evaluated.ruleset.params.as_dict()}
     list_monthly = _money(sum((Decimal(line["monthly_price"]) for line in bom), Decimal(0)))
     monthly = _money(list_monthly * (Decimal(100) - discount_pct) / Decimal(100))
     return {

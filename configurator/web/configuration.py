@@ -48,6 +48,20 @@ class Configuration:
     def changed(self, **changes: object) -> Configuration:
         return replace(self, **changes)
 
+    @classmethod
+    def from_build(cls, build) -> Configuration:
+        """Return the configuration of an engine `Build`, from its fields (`Build.as_fields`);
+        a permalink holds no DIMM count or NIC speed (the page derives them from the parts)."""
+        values = build.as_fields()
+        return cls(
+            **{name: values[name] for name in cls.field_names()}
+            | {
+                "gpus_per_socket": tuple(values["gpus_per_socket"]),
+                "platform": values["platform"] or "",
+                "nic": values["nic"] or "",
+            }
+        )
+
     def build_input(self) -> dict[str, object]:
         """Return the build in the shape of `/api/v1/evaluate`'s `build`."""
         values = asdict(self)

@@ -20,9 +20,13 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.kinds import KINDS
 from configurator import selectors
+from configurator.engine.build import Mode
+from configurator.engine.evaluate import Verdict
+from configurator.engine.performance import Performance, monthly_losses
 from configurator.inputs import InputErrors, workload_from_input
 from configurator.schemas import WorkloadIn
 from configurator.selectors import CatalogSnapshot
+from configurator.services import Evaluated
 from configurator.translation import check_title, localize
 from configurator.web.configuration import (
     PAGE_FIELDS,
@@ -201,93 +205,103 @@ def comparison_rows(columns: list[dict]) -> list[tuple[str, list[dict | None]]]:
 
 
 def check_rows(
-    evaluation: dict | None, monthly_price: float | None = None, fixes: dict | None = None
+    evaluated: Evaluated | None, monthly_price: float | None = None, fixes: dict | None = None
 ) -> list[dict]:
     """Return every check for display: status, title in the request's language, numbers,
     for a triggered pitfall with a measured loss what it costs a month on this bill, and for
     a check with a fix in `fixes` (`web/fixes.py`) the change "Apply fix" makes, in words."""
-    if not evaluation:
+    if not evaluated:
         return []
     fixes = fixes or {}
-    scale = _price_scale(evaluation, monthly_price)
     losses = {
-        pitfall["code"]: pitfall["monthly_loss"] * scale
-        for pitfall in evaluation.get("pitfalls", [])
-        if pitfall.get("monthly_loss") is not None
+        code: loss * _price_scale(evaluated, monthly_price)
+        for code, loss in _losses(evaluated).items()
+        if code in evaluated.evaluation.pitfalls
     }
     rows = []
-    for check in evaluation["checks"]:
+    for check in evaluated.evaluation.checks:
+        code, status = check.code, str(check.status)
         rows.append(
             {
-                "code": check["code"],
-                "status": check["status"],
-                "status_label": STATUS_LABELS.get(check["status"], check["status"]),
-                "title": check_title(check["code"], check["title"]),
-                "detail": check["detail"],
-                "impact": check["impact"],
-                "fix": check["fix"],
+                "code": code,
+                "status": status,
+                "status_label": STATUS_LABELS.get(status, status),
+                "title": check_title(code, str(check.title)),
+                "detail": localize(check.detail),
+                "impact": localize(check.impact),
+                "fix": localize(check.fix),
                 "numbers": " · ".join(
                     f"{name.replace('_', ' ')} {localized(value)}"
-                    for name, value in check.get("numbers", {}).items()
+                    for name, value in check.numbers.items()
                 ),
-                "fixable": check["code"] in fixes,
-                "fix_change": (
-                    localize(fixes[check["code"]].change.message())
-                    if check["code"] in fixes
-                    else ""
-                ),
-                "monthly_loss": cny(losses[check["code"]]) if check["code"] in losses else "",
+                "fixable": code in fixes,
+                "fix_change": localize(fixes[code].change.message()) if code in fixes else "",
+                "monthly_loss": cny(losses[code]) if code in losses else "",
             }
         )  # fmt: skip
     return sorted(rows, key=lambda row: STATUS_ORDER.get(row["status"], 4))
 
 
-def _price_scale(evaluation: dict, monthly_price: float | None) -> float:
-    """Return the factor from the API's price of the named parts to the page's bill.
+def _losses(evaluated: Evaluated) -> dict[str, float]:
+    """Return what each failed check with a measured loss, and an unbalanced node, cost a month
+    on the price of the parts the build names (none without that price)."""
+    if evaluated.monthly_price is None:
+        return {}
+    evaluation = evaluated.evaluation
+    return monthly_losses(
+        evaluation.failed_codes, evaluation.balance.balanced, evaluated.monthly_price
+    )
 
-    The API prices the parts a build names; the page's bill prices every line (PSUs, the
-    platform it assumes). Losses and costs are shares of the rent, so they follow the bill.
+
+def _price_scale(evaluated: Evaluated, monthly_price: float | None) -> float:
+    """Return the factor from the evaluation's price of the named parts to the page's bill.
+
+    The evaluation prices the parts a build names; the page's bill prices every line (PSUs,
+    the platform it assumes). Losses and costs are shares of the rent, so they follow the bill.
     """
-    priced = evaluation.get("monthly_price")
+    priced = evaluated.monthly_price and round(evaluated.monthly_price, 2)
     if not priced or monthly_price is None:
         return 1.0
     return monthly_price / priced
 
 
-def performance_view(evaluation: dict | None, monthly_price: float | None = None) -> list:
-    """Return the work's figures as (label, value) rows: time, throughput, cost."""
-    work = (evaluation or {}).get("performance")
+def performance_view(work: Performance | None, scale: float = 1.0) -> list:
+    """Return the work's figures as (label, value) rows: time, throughput, cost (the costs
+    times `scale`, from the evaluation's price to the page's bill)."""
     if not work:
         return []
-    scale = _price_scale(evaluation, monthly_price)
     rows = []
-    if work.get("time_to_train_days") is not None:
+    if work.mode != Mode.INFER and work.time_to_train_days is not None:
+        days = round(work.time_to_train_days, 2)
         rows.append(
             (
                 gettext("Time to train"),
-                ngettext("%(days)s day", "%(days)s days", round(work["time_to_train_days"]))
-                % {"days": localized(round(work["time_to_train_days"], 1))},
+                ngettext("%(days)s day", "%(days)s days", round(days))
+                % {"days": localized(round(days, 1))},
             )
         )
-        rows.append((gettext("Cost per run"), cny(work["cost_per_run"] * scale)))
-    if work.get("tokens_per_s") is not None:
-        rows.append((gettext("Output tokens per second"), localized(round(work["tokens_per_s"]))))
+        rows.append((gettext("Cost per run"), cny(round(work.cost_per_run, 2) * scale)))
+    if work.mode == Mode.INFER and work.tokens_per_s is not None:
+        rows.append(
+            (gettext("Output tokens per second"), localized(round(round(work.tokens_per_s, 1))))
+        )
         rows.append(
             (
                 gettext("Time to first token"),
-                gettext("%(s)s s") % {"s": localized(round(work["time_to_first_token_s"], 2))},
+                gettext("%(s)s s")
+                % {"s": localized(round(round(work.time_to_first_token_s, 4), 2))},
             )
         )
         rows.append(
             (
                 gettext("Cost per million output tokens"),
-                cny_exact(work["cost_per_million_tokens"] * scale),
+                cny_exact(round(work.cost_per_million_tokens, 4) * scale),
             )
         )
-    if work.get("meets_ttft_target") is not None:
-        met = gettext("met") if work["meets_ttft_target"] else gettext("missed")
+    if work.meets_ttft_target is not None:
+        met = gettext("met") if work.meets_ttft_target else gettext("missed")
         rows.append((gettext("Time to first token target"), met))
-    if not work["meets_target"]:
+    if not work.meets_target:
         rows.append((gettext("Deadline or target"), gettext("missed")))
     return rows  # fmt: skip
 
@@ -298,20 +312,21 @@ def cny_exact(amount: float) -> str:
     return gettext("CNY %(amount)s") % {"amount": number}
 
 
-def verdict_text(evaluation: dict | None, balance: dict | None) -> str:
+def verdict_text(evaluated: Evaluated | None, balance: dict | None) -> str:
     """Return the verdict in words, counting the checks the page lists below it: a build with
     a warning on screen is accepted, but never said to pass every check."""
-    if not evaluation:
+    if not evaluated:
         return ""
-    statuses = [check["status"] for check in evaluation["checks"]]
-    failures, warnings = statuses.count("fail"), statuses.count("warn")
-    if evaluation["verdict"] == "accept" and warnings:
+    evaluation = evaluated.evaluation
+    failures, warnings = len(evaluation.failures), len(evaluation.warnings)
+    accepted = evaluation.verdict == Verdict.ACCEPT
+    if accepted and warnings:
         return ngettext(
             "Accepted: no check fails and the node is balanced, but %(n)s check warns.",
             "Accepted: no check fails and the node is balanced, but %(n)s checks warn.",
             warnings,
         ) % {"n": warnings}
-    if evaluation["verdict"] == "accept":
+    if accepted:
         return gettext("Accepted: this build passes every check and is balanced.")
     text = ngettext("Rejected: %(n)s check fails.", "Rejected: %(n)s checks fail.", failures) % {
         "n": failures
@@ -324,19 +339,19 @@ def verdict_text(evaluation: dict | None, balance: dict | None) -> str:
     return text
 
 
-def balance_view(evaluation: dict | None, monthly_price: float | None = None) -> dict | None:
-    if not evaluation:
+def balance_view(evaluated: Evaluated | None, monthly_price: float | None = None) -> dict | None:
+    if not evaluated:
         return None
-    balance = evaluation["balance"]
-    loss = evaluation.get("balance_monthly_loss")
-    scale = _price_scale(evaluation, monthly_price)
+    balance = evaluated.evaluation.balance
+    loss = _losses(evaluated).get("balance")
+    scale = _price_scale(evaluated, monthly_price)
     return {
         "monthly_loss": cny(loss * scale) if loss is not None else "",
-        "overall": round(balance["overall"]),
-        "threshold": round(balance["threshold"]),
-        "balanced": balance["balanced"],
-        "arc": f"{max(0.0, min(100.0, balance['overall'])):.1f} 100",
-        "subs": [(key, str(label), round(balance[key])) for key, label in SUB_SCORES],
+        "overall": round(balance.overall),
+        "threshold": round(balance.threshold),
+        "balanced": balance.balanced,
+        "arc": f"{max(0.0, min(100.0, balance.overall)):.1f} 100",
+        "subs": [(key, str(label), round(getattr(balance, key))) for key, label in SUB_SCORES],
     }
 
 
@@ -388,16 +403,18 @@ def assessment_context(
     """Return what the results region shows for one assessed build (`fixes`: the change that
     clears each check that has one, offered beside it)."""
     catalog = catalog or selectors.snapshots()[0]
-    evaluation = assessment.evaluation
-    statuses = [check["status"] for check in (evaluation or {}).get("checks", [])]
-    balance = balance_view(evaluation, assessment.bill.monthly_price)
+    evaluated = assessment.evaluation
+    checks = evaluated.evaluation.checks if evaluated else ()
+    statuses = [str(check.status) for check in checks]
+    balance = balance_view(evaluated, assessment.bill.monthly_price)
+    scale = _price_scale(evaluated, assessment.bill.monthly_price) if evaluated else 1.0
     return {
-        "verdict": evaluation["verdict"] if evaluation else None,
-        "verdict_text": verdict_text(evaluation, balance),
-        "ruleset": evaluation["ruleset"] if evaluation else None,
-        "checks": check_rows(evaluation, assessment.bill.monthly_price, fixes),
-        "performance": performance_view(evaluation, assessment.bill.monthly_price),
-        "check_order": [check["code"] for check in (evaluation or {}).get("checks", [])],
+        "verdict": evaluated.verdict if evaluated else None,
+        "verdict_text": verdict_text(evaluated, balance),
+        "ruleset": evaluated.ruleset.as_dict() if evaluated else None,
+        "checks": check_rows(evaluated, assessment.bill.monthly_price, fixes),
+        "performance": performance_view(evaluated.performance if evaluated else None, scale),
+        "check_order": [check.code for check in checks],
         # The verdict's sentence counts the same checks the list below it shows.
         "failures": statuses.count("fail"),
         "warnings": statuses.count("warn"),
@@ -438,7 +455,7 @@ def recommendation_cards(
                 "memory_gb": config.memory_gb,
                 "price": cny(item.monthly_price),
                 "why": item.why,
-                "performance": performance_view({"performance": item.performance}),
+                "performance": performance_view(item.performance),
                 "scenario": item.scenario,
                 "verdict": item.verdict,
                 "permalink": permalink_query(config, workload),

@@ -1,8 +1,10 @@
 """The configurator's actions: assess a configured build, fix it, start it, recommend builds.
 
-Evaluation goes through `configurator.services.build_evaluate` — the API's service — so the
-page and `/api/v1/evaluate` can never disagree; pricing, options and fixes are the plain
-modules beside this one.
+A configuration becomes an engine `Build` the one way every surface takes
+(`inputs.build_from_input`), and is evaluated by the service `/api/v1/evaluate` calls
+(`configurator.services.build_evaluate`), so the page and the API can never disagree; the
+answers are the services' objects, read by attribute. Pricing, options and fixes are the
+plain modules beside this one.
 """
 
 from __future__ import annotations
@@ -16,13 +18,19 @@ from configurator import selectors, services
 from configurator.engine.build import Build, Platform
 from configurator.engine.evaluate import Evaluation, evaluate
 from configurator.engine.findings import Finding
+from configurator.engine.performance import Performance
 from configurator.engine.power import power_budget
 from configurator.engine.recommend import Scenario
 from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
-from configurator.inputs import InputErrors, build_from_input, workload_from_input
+from configurator.inputs import (
+    InputErrors,
+    build_from_input,
+    resolved_workload,
+    workload_from_input,
+)
 from configurator.quotes.services import AssessedBuild
-from configurator.schemas import BuildIn, EvaluateIn, RecommendIn, WorkloadIn
+from configurator.schemas import BuildIn, WorkloadIn
 from configurator.translation import localize, localized_errors
 from configurator.web.configuration import Configuration, WorkloadChoice
 from configurator.web.fixes import Fix, Judge, fix_for, fixes_for
@@ -37,11 +45,11 @@ Snapshot = selectors.Snapshots
 
 @dataclass(frozen=True)
 class Assessment:
-    """A configured build with its evaluation (api.md's shape) and its bill of materials."""
+    """A configured build with its evaluation and its bill of materials."""
 
     config: Configuration
     workload: WorkloadChoice | None
-    evaluation: dict | None  # None when the input has errors
+    evaluation: services.Evaluated | None  # None when the input has errors
     bill: Bill
     errors: dict[str, list[str]]
 
@@ -56,7 +64,7 @@ class Assessment:
             workload=self.workload.workload_input() if self.workload else None,
             permalink=self.permalink_query,
             monthly_price=Decimal(str(self.bill.monthly_price)),
-            verdict=self.evaluation["verdict"] if self.evaluation else "error",
+            verdict=self.evaluation.verdict if self.evaluation else "error",
         )
 
 
@@ -72,26 +80,35 @@ def _build_in(config: Configuration) -> BuildIn:
     return BuildIn(**values)
 
 
+def _workload_in(workload: WorkloadChoice, **extra: object) -> WorkloadIn:
+    return WorkloadIn(**workload.workload_input(), **extra)
+
+
 def configuration_assess(
     *, config: Configuration, workload: WorkloadChoice | None, snapshot: Snapshot | None = None
 ) -> Assessment:
     """Evaluate and price a configured build; input errors are named by build field."""
     snapshot = snapshot or selectors.snapshots()
-    catalog, _ = snapshot
-    payload = EvaluateIn(
-        build=_build_in(config),
-        workload=WorkloadIn(**workload.workload_input()) if workload else None,
-    )
-    evaluation, errors = None, {}
-    try:
-        evaluation = services.build_evaluate(payload, snapshot=snapshot)
-    except InputErrors as error:
+    everything = snapshot[0].everything
+    problems = InputErrors()
+    build = problems.collect(lambda: build_from_input(_build_in(config), everything))
+    engine_workload = None
+    if workload:
+        engine_workload = problems.collect(
+            lambda: resolved_workload(_workload_in(workload), everything)
+        )
+    evaluated, errors = None, {}
+    if problems.errors:
         errors = {
             path.split(".", 1)[-1]: messages
-            for path, messages in localized_errors(error.errors).items()
+            for path, messages in localized_errors(problems.errors).items()
         }
-    bill = bill_of_materials(config, catalog.everything)
-    return Assessment(config, workload, evaluation, bill, errors)
+    else:
+        evaluated = services.build_evaluate(
+            build=build, workload=engine_workload, snapshot=snapshot
+        )
+    bill = bill_of_materials(config, everything)
+    return Assessment(config, workload, evaluated, bill, errors)
 
 
 def configuration_fix(
@@ -121,9 +138,7 @@ def _judge(workload: WorkloadChoice | None, snapshot: Snapshot) -> Judge:
     """Return how a fix judges a configuration: the engine, with the page's rules."""
     catalog, rules = snapshot
     params = rules.current[rules.default].params
-    engine_workload = (
-        workload_from_input(WorkloadIn(**workload.workload_input())) if workload else None
-    )
+    engine_workload = workload_from_input(_workload_in(workload)) if workload else None
 
     @lru_cache(maxsize=256)  # the fix's candidates: a check, then every check, of one build
     def build_of(candidate: Configuration) -> Build | None:
@@ -214,47 +229,33 @@ def recipes(*, snapshot: Snapshot | None = None) -> list[tuple[str, str]]:
 class Recommended:
     config: Configuration
     monthly_price: float
-    why: str
+    why: str  # in the request's language
     scenario: str | None
     verdict: str
-    performance: dict | None = None  # the work's figures (api.md), when the workload has work
+    performance: Performance | None = None  # the work's figures, when the workload has work
 
 
 def workload_recommend(
-    *, workload: WorkloadChoice, prefer_gpu: str | None = None, limit: int = RECOMMENDATIONS
+    *,
+    workload: WorkloadChoice,
+    prefer_gpu: str | None = None,
+    limit: int = RECOMMENDATIONS,
+    snapshot: Snapshot | None = None,
 ) -> tuple[list[Recommended], str | None]:
     """Return the recommender's builds for a workload as configurations, and its reason."""
-    payload = RecommendIn(
-        workload=WorkloadIn(**workload.workload_input(), gpu=prefer_gpu or None), limit=limit
-    )
-    answer = services.build_recommend(payload)
-    found = []
-    for item in answer["builds"]:
-        build = item["build"]
-        config = Configuration(
-            cpu=build["cpu"],
-            cpu_count=build["cpu_count"],
-            gpu=build["gpu"],
-            gpu_count=build["gpu_count"],
-            gpus_per_socket=tuple(build["gpus_per_socket"]),
-            memory_gb=build["memory_gb"],
-            memory_ecc=build["memory_ecc"],
-            psu_watts=build["psu_watts"],
-            nvlink=build["nvlink"],
-            numa_binding=build["numa_binding"],
-            platform=build["platform"],
-            nodes=build["nodes"],
-            nics=build["nics"],
-            nic=build["nic"] or "",
+    snapshot = snapshot or selectors.snapshots()
+    preferred = _workload_in(workload, gpu=prefer_gpu or None)
+    wanted = resolved_workload(preferred, snapshot[0].everything)
+    found = services.build_recommend(workload=wanted, limit=limit, snapshot=snapshot).found
+    recommended = [
+        Recommended(
+            Configuration.from_build(item.build),
+            item.monthly_price,
+            localize(item.why),
+            item.scenario,
+            str(item.evaluation.verdict),
+            item.performance,
         )
-        found.append(
-            Recommended(
-                config,
-                item["monthly_price"],
-                item["why"],
-                item["scenario"],
-                item["evaluation"]["verdict"],
-                item.get("performance"),
-            )
-        )
-    return found, answer["reason"]
+        for item in found.builds
+    ]
+    return recommended, localize(found.reason) if found.reason is not None else None

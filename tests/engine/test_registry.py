@@ -16,6 +16,7 @@ from configurator.engine.messages import Message
 from configurator.engine.performance import BALANCE_LOSS, LOSSES
 from configurator.engine.recommend import search
 from configurator.engine.registry import (
+    CHECK_MODULES,
     REGISTRY,
     CatalogueEntry,
     CheckKind,
@@ -156,3 +157,10 @@ def test_measured_losses_are_registered_with_their_checks():
 def test_the_checks_another_cpu_may_change_are_registry_data():
     assert REGISTRY.cpu_sensitive_codes() == {"P7"}
     assert REGISTRY.cpu_sensitive_codes() == search.CPU_SENSITIVE
+
+
+def test_a_check_module_is_found_by_its_name():
+    """Every `*_check` module of the engine registers without being listed anywhere."""
+    engine = Path(__file__).resolve().parents[2] / "configurator" / "engine"
+    named = {f"configurator.engine.{path.stem}" for path in engine.glob("*_check.py")}
+    assert set(CHECK_MODULES) == {"configurator.engine.checks", *named}

@@ -364,7 +364,7 @@ def complete(
     if memory is None:
         search.rejections[Rejection.MEMORY_SLOTS] += 1
         return None
-    draft = Build(
+    draft = Build.assemble(
         cpu=cpu,
         cpu_count=sockets,
         gpu=gpu,
@@ -374,20 +374,11 @@ def complete(
         memory_ecc=True,
         psu_watts=0,
         nvlink=gpu.has_nvlink and platform.nvlink != "none",
-        numa_binding=True,
         nodes=plan.nodes,
-        platform_pcie_gen=platform.pcie_gen,
+        platform=platform,
         dimm_count=memory.count,
         nics=plan.nics,
-        nic_lanes=nic.pcie_lanes if nic else 16,
-        nic_tdp_w=nic.tdp_w if nic else 25,
-        nic_speed_gbps=nic.speed_gbps if nic else 0,
-        pcie_switch_uplinks=platform.pcie_switch_uplinks,
-        nvme_bays=platform.nvme_bays,
-        rated_power_w=platform.rated_power_w,
-        rated_gpus=platform.gpu_capacity,
-        rated_gpu_w=platform.rated_gpu_w,
-        platform_psu_w=platform.max_power_w,
+        nic=nic,
     )
     failing = search.cpu_side_failures[cpu_side] = cpu_prefilter(draft, workload, rules)
     if failing:
