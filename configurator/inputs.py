@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from configurator.engine import build as engine
 from configurator.engine.catalog import Catalog
 from configurator.engine.messages import _, ngettext
+from configurator.engine.model_shapes import published_shape
 from configurator.engine.recommend.layouts import nic_positions
 from configurator.schemas import WORKLOAD_FIELDS, BuildIn, EvaluateIn, WorkloadIn
 
@@ -340,6 +341,36 @@ def _epoch_errors(data: WorkloadIn, prefix: str) -> InputErrors:
     return errors
 
 
+def expert_errors(data: WorkloadIn, prefix: str = "workload") -> InputErrors:
+    """Return the contradictions of a mixture-of-experts layout, each on the field to change:
+    more parameters per token than the model has, more experts per token than experts. A
+    named model's published shape fills what is not given, as the engine fills it."""
+    errors = InputErrors()
+    shape = published_shape(data.model) if data.model else None
+    active = data.active_params_b or (shape.active_params_b if shape else None)
+    experts = data.experts or (shape.experts if shape else None)
+    used = data.experts_per_token or (shape.experts_per_token if shape else None)
+    if active is not None and data.model_params_b is not None and active > data.model_params_b:
+        errors.add(
+            f"{prefix}.{'active_params_b' if data.active_params_b else 'model_params_b'}",
+            _(
+                "%(active)sB parameters per token cannot exceed the model's %(total)sB.",
+                active=f"{active:g}",
+                total=f"{data.model_params_b:g}",
+            ),
+        )
+    if experts and used and used > experts:
+        errors.add(
+            f"{prefix}.{'experts_per_token' if data.experts_per_token else 'experts'}",
+            _(
+                "experts_per_token (%(used)s) cannot exceed experts (%(experts)s).",
+                used=used,
+                experts=experts,
+            ),
+        )
+    return errors
+
+
 def _work_errors(data: WorkloadIn, prefix: str) -> InputErrors:
     """Return what is wrong with the amount of work: fields of the other mode, lengths."""
     errors = InputErrors()
@@ -386,6 +417,7 @@ def workload_errors(
     """Return everything wrong with a workload that its schema cannot see: a contradictory
     model shape, work that does not fit the mode, and (given the catalog) an unknown GPU."""
     errors = shape_errors(data, prefix)
+    errors.merge(expert_errors(data, prefix))
     errors.merge(_work_errors(data, prefix))
     if catalog is not None:
         errors.merge(preferred_gpu_errors(data, catalog, prefix))

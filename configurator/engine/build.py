@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from configurator.engine.fields import declarations, declared
 from configurator.engine.messages import _
+from configurator.engine.model_shapes import MODEL_SHAPES, Attention, published_shape
 
 
 class Mode(StrEnum):
@@ -458,6 +459,19 @@ class Workload:
     with `epochs` × `dataset_tokens` when given that way (already multiplied into
     `train_tokens`); `concurrent_users`, `prompt_tokens`, `output_tokens`,
     `target_tokens_per_s` and `target_ttft_s` for inference (docs/performance.md).
+
+    How the model is built (domain.md §6, "Models as they are built today"), all optional:
+    `model` names a published shape (`model_shapes.MODEL_SHAPES`, by id, name or repository);
+    every field it describes that the workload does not give is filled from it when the
+    workload is made, so `model_params_b` may be left out (None) beside it and fields given
+    beside it win. `active_params_b` is what one token uses (a mixture of experts: default all
+    of `model_params_b`), `experts` and `experts_per_token` the routed-expert layout,
+    `attention` mha, gqa or mla (default: by the heads; a shape not given is GQA with 8 KV
+    heads), `head_dim` the width of one query/key head when it is not hidden ÷ heads,
+    `kv_cache_precision` the KV cache's number format (default: the weights' precision, a
+    16-bit cache for weight-only int8/int4), and `model_kind` "encoder" an encoder or
+    embedding model (`encoder`), which keeps no KV cache. They are declared off the page's
+    form (page=False).
     """
 
     model_params_b: float = declared(
@@ -549,9 +563,54 @@ class Workload:
         unit=_("seconds"),
     )  # fmt: skip
 
+    # How the model is built (domain.md §6; api.md "Today's models"). Off the page's form
+    # for now (page=False); a named model's published shape fills the others.
+    model: str | None = declared(
+        None, kind="choice", label=_("Model"), page=False,
+        choices=tuple((shape.id, shape.name) for shape in MODEL_SHAPES.values()),
+        description="A known model id that fills its published shape; fields given beside "
+        "it win",
+    )  # fmt: skip
+    active_params_b: float | None = declared(
+        None, kind="float", label=_("Active parameters (billions)"), gt=0, le=20000,
+        page=False, unit=_("billion parameters"),
+        description="Parameters used per token (mixture of experts); default: all",
+    )  # fmt: skip
+    experts: int | None = declared(
+        None, kind="int", label=_("Experts"), ge=1, le=4096, page=False,
+        description="Routed experts per mixture-of-experts layer",
+    )  # fmt: skip
+    experts_per_token: int | None = declared(
+        None, kind="int", label=_("Experts per token"), ge=1, le=4096, page=False,
+        description="Routed experts each token uses",
+    )  # fmt: skip
+    attention: str | None = declared(
+        None, kind="choice", label=_("Attention"), page=False,
+        choices=tuple((str(kind), str(kind).upper()) for kind in Attention),
+        description="mha, gqa or mla; default: by the heads, GQA with 8 KV heads when no "
+        "shape is given",
+    )  # fmt: skip
+    head_dim: int | None = declared(
+        None, kind="int", label=_("Head width"), ge=1, le=4096, page=False,
+        description="Width of one query/key head when it is not hidden_size / attention_heads",
+    )  # fmt: skip
+    kv_cache_precision: str | None = declared(
+        None, kind="choice", label=_("KV cache precision"), page=False,
+        choices=tuple((p, p) for p in ("bf16", "fp16", "fp8", "int8")),
+        description="Number format of the KV cache; default: the weights' precision",
+    )  # fmt: skip
+    model_kind: str = declared(
+        "decoder", kind="choice", label=_("Model kind"), page=False,
+        choices=(("decoder", _("decoder (keeps a KV cache)")),
+                 ("encoder", _("encoder or embedding model (no KV cache)"))),
+        description="decoder, or encoder for an encoder or embedding model (no KV cache)",
+    )  # fmt: skip
+
     def __post_init__(self) -> None:
         # The defaults the engine derives (the class docstring); a frozen dataclass sets them
         # as its constructor would.
+        if self.model is not None:
+            self._fill_from_model()
         if self.batch_size is None:
             users = self.concurrent_users if self.mode == Mode.INFER else None
             object.__setattr__(self, "batch_size", users or DEFAULT_BATCH_SIZE)
@@ -562,6 +621,43 @@ class Workload:
                     self.output_tokens or DEFAULT_OUTPUT_TOKENS
                 )
             object.__setattr__(self, "context_length", context)
+
+    def _fill_from_model(self) -> None:
+        """Fill every field the named model's published shape describes and is not given."""
+        shape = published_shape(str(self.model))
+        filled = {
+            "model": shape.id,
+            "model_params_b": shape.params_b,
+            "active_params_b": shape.active_params_b,
+            "experts": shape.experts,
+            "experts_per_token": shape.experts_per_token,
+            "attention": str(shape.attention),
+            "head_dim": shape.head_dim,
+            "layers": shape.layers,
+            "hidden_size": shape.hidden_size,
+            "attention_heads": shape.attention_heads,
+            "kv_heads": shape.kv_heads,
+            "vocab_size": shape.vocab_size,
+        }
+        for name, value in filled.items():
+            if name == "model" or getattr(self, name) is None:
+                object.__setattr__(self, name, value)
+
+    @property
+    def active_b(self) -> float:
+        """Return the parameters one token uses, in billions (all of them for a dense model)."""
+        return self.active_params_b if self.active_params_b is not None else self.model_params_b
+
+    @property
+    def encoder(self) -> bool:
+        """Return whether the model is an encoder or embedding model, which keeps no KV cache."""
+        return self.model_kind == "encoder"
+
+    @property
+    def is_moe(self) -> bool:
+        """Return whether the model routes each token to some of its experts."""
+        experts, used = self.experts, self.experts_per_token
+        return bool(experts and used and used < experts)
 
     @property
     def has_work(self) -> bool:

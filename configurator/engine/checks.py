@@ -818,6 +818,23 @@ def precision_supported(build: Build, workload: Workload | None, rules: RulePara
     precision, gpu = str(workload.precision).lower(), build.gpu
     numbers = {"fp8": int(precision == "fp8")}
     arch = ARCHITECTURE_NAMES[gpu.architecture]
+    kv = str(workload.kv_cache_precision or precision).lower()
+    if gpu.runs(precision) and not gpu.runs(kv):
+        # FP8 KV cache only on Ada or Hopper and later (domain.md §6), as FP8 weights.
+        numbers["fp8_kv_cache"] = 1
+        needed = PRECISION_ARCHITECTURES[kv]
+        able = alternatives(ARCHITECTURE_NAMES[a] for a in Architecture if a in needed)
+        detail = _(
+            "a %(precision)s KV cache needs %(able)s tensor cores; the %(gpu)s is %(arch)s",
+            precision=kv, able=able, gpu=gpu.name, arch=arch,
+        )  # fmt: skip
+        fix = _(
+            "keep the KV cache in %(weights)s on the %(gpu)s (sized again: twice the cache of "
+            "%(precision)s), or move to a GPU built on %(able)s, e.g. H100 or L20",
+            weights=precision if precision in ("bf16", "fp16", "fp32") else "bf16",
+            gpu=gpu.name, precision=kv, able=able,
+        )  # fmt: skip
+        return failed("precision", detail, fix, numbers, picks=("gpu",))
     if gpu.runs(precision):
         detail = _(
             "%(precision)s runs natively on the %(gpu)s (%(arch)s)",

@@ -1,14 +1,16 @@
 """Time, throughput and cost of the work a build does (docs/performance.md has the derivation).
 
-Symbols: P parameters, T training tokens, N GPUs of the build (all nodes), peak the GPU's dense
-tensor throughput at the workload's precision (datasheet, no sparsity), MFU the share of peak
-the build sustains — a rule parameter per interconnect class (NVSwitch board, NVLink bridges,
-PCIe only) — BW the GPU's memory bandwidth and η its rule-given efficiency.
+Symbols: P parameters, N_a those a token uses (`Workload.active_b`: P for a dense model,
+the active path of a mixture of experts), T training tokens, N GPUs of the build (all
+nodes), peak the GPU's dense tensor throughput at the workload's precision (datasheet, no
+sparsity), MFU the share of peak the build sustains — a rule parameter per interconnect
+class (NVSwitch board, NVLink bridges, PCIe only) — BW the GPU's memory bandwidth and η its
+rule-given efficiency.
 
 Training (full training and full fine-tuning; full activation recomputation, as sizing
 assumes):
 
-    FLOPs       = 8·(P + 2·L·s·h)·T   forward 2, backward 4 and recomputed forward 2 FLOPs per
+    FLOPs       = 8·(N_a + 2·L·s·h)·T forward 2, backward 4 and recomputed forward 2 FLOPs per
                                       parameter and token (6 without recomputation), the
                                       attention scores counted as 2·L·s·h more parameters
                                       (Narayanan et al. 2021, eq. 3); LoRA/QLoRA 6·(…)·T:
@@ -26,12 +28,18 @@ GPU's PCIe x16 link inside a node, each GPU's share of the node's NICs between n
 Inference, a replica being the fewest GPUs (1, 2, 4, 8 …) that hold the model with its share of
 the sequences, r GPUs each, B sequences in flight per replica:
 
-    decode step = max((weights + B · KV bytes at mean context) / (r · BW · η),
-                      2·(P + 2·L·c·h)·B / (r · peak · MFU))        c = prompt + output / 2
-                  + 2·L all-reduces of B·h activations when r > 1 (8 µs + ring bytes each)
-    prefill     = max(2·(P + 2·L·prompt·h)·prompt · B / (r · peak · MFU), weights / (r · BW · η))
+    decode step = max((weights read + B · KV bytes at mean context) / (r · BW · η),
+                      2·(N_a + 2·L·c·h)·B / (r · peak · MFU))      c = prompt + output / 2
+                  + 2·L all-reduces of B·h activations when r > 1 (8 µs + ring bytes each);
+                    a mixture of experts swaps each MoE layer's MLP all-reduce for a dispatch
+                    and a combine all-to-all (expert parallel over the replica)
+    prefill     = max(2·(N_a + 2·L·prompt·h)·prompt · B / (r · peak · MFU), weights / (r · BW · η))
     tokens/s    = replicas · B · output / (prefill + output · decode step)
     first token = prefill of one prompt on an idle replica
+
+Weights read per decode step are all of them for a dense model and, for a mixture of
+experts, the shared part plus the experts its B tokens touch (`weights_read`). KV bytes per
+token follow the attention kind and KV precision (`sizing.kv_bytes_per_token`).
 
 Cost: a month is 730 hours (365 × 24 / 12); cost per run = monthly price × hours / 730; cost
 per million output tokens = monthly price / (tokens/s · 730 · 3600) · 10⁶.
@@ -68,12 +76,14 @@ from configurator.engine.messages import (
     counted_sequences,
     ngettext,
 )
+from configurator.engine.model_shapes import published_shape
 from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
 from configurator.engine.sizing import (
     LORA_RANK,
     PRECISION_BYTES,
     gpus_needed,
+    kv_bytes_per_token,
     model_shape,
     size_workload,
     usable_gb,
@@ -302,12 +312,45 @@ def _full_training(workload: Workload) -> bool:
 
 
 def _training_flops(workload: Workload) -> float:
-    """Return the FLOPs of the whole run: 8·(P + 2·L·s·h)·T, or 6·(…)·T for LoRA/QLoRA."""
+    """Return the FLOPs of the whole run: 8·(N + 2·L·s·h)·T, or 6·(…)·T for LoRA/QLoRA.
+
+    N is the parameters a token uses (`Workload.active_b`: all of a dense model, the active
+    path of a mixture of experts). Attention scores add 2·L·s·h "parameters" per token
+    (Narayanan et al. 2021, eq. 3), h being the heads' width (`Shape.attention_width`).
+    """
     shape = model_shape(workload)
-    # Attention scores add 2·L·s·h "parameters" per token (Narayanan et al. 2021, eq. 3).
-    attention = 2 * shape.layers * workload.context_length * shape.hidden_size
+    attention = 2 * shape.layers * workload.context_length * shape.attention_width()
     per_token = 8 if _full_training(workload) else 6
-    return per_token * (workload.model_params_b * 1e9 + attention) * (workload.train_tokens or 0)
+    return per_token * (workload.active_b * 1e9 + attention) * (workload.train_tokens or 0)
+
+
+def moe_layers(workload: Workload) -> int:
+    """Return the layers whose MLP is a mixture of experts (0 for a dense model)."""
+    if not workload.is_moe:
+        return 0
+    layers = model_shape(workload).layers
+    if workload.model:
+        return layers - published_shape(workload.model).dense_layers
+    return layers
+
+
+def weights_read(workload: Workload, tokens: float) -> float:
+    """Return the weight bytes a step over `tokens` tokens reads (each token its own experts).
+
+    A dense model reads every weight. A mixture of experts of P parameters, A active,
+    E routed experts, k per token holds E·x expert parameters with x = (P − A)/(E − k) (the
+    rest is shared by every token); a step of B tokens routed evenly touches each expert with
+    probability 1 − (1 − k/E)^B, so it reads P − E·x + E·x·(1 − (1 − k/E)^B): A at one token,
+    all P from a few dozen on.
+    """
+    total = workload.model_params_b * 1e9
+    weight_bytes = PRECISION_BYTES[workload.precision]
+    if not workload.is_moe:
+        return total * weight_bytes
+    experts, k = workload.experts or 1, workload.experts_per_token or 1
+    expert_params = experts * (total - workload.active_b * 1e9) / (experts - k)
+    touched = 1 - (1 - k / experts) ** max(1.0, tokens)
+    return (total - expert_params + expert_params * touched) * weight_bytes
 
 
 def _intra_link_gbs(build: Node) -> tuple[float, str]:
@@ -416,6 +459,14 @@ def training(
             tokens=f"{step_tokens:,}",
         ),
     ]
+    if workload.active_b < workload.model_params_b:
+        assumptions.append(
+            _(
+                "FLOPs on the %(active)sB parameters a token uses, of %(total)sB",
+                active=f"{workload.active_b:g}",
+                total=f"{workload.model_params_b:g}",
+            )
+        )
     if workload.epochs is not None and workload.dataset_tokens is not None:
         assumptions.append(
             _(
@@ -557,32 +608,42 @@ def _serve(
     link_gbs: float,
 ) -> _Serving:
     prompt, output = _lengths(workload)
-    params = workload.model_params_b * 1e9
+    active = workload.active_b * 1e9
     shape = model_shape(workload)
-    kv_precision = workload.precision if workload.precision in ("fp32", "fp8") else "fp16"
-    kv_per_token = 2 * shape.layers * shape.kv_heads * shape.head_dim
-    kv_per_token *= PRECISION_BYTES[kv_precision]
-    weights = params * PRECISION_BYTES[workload.precision]
+    kv_per_token = kv_bytes_per_token(workload)
+    weights = workload.model_params_b * 1e9 * PRECISION_BYTES[workload.precision]
     r, b = plan.gpus, plan.sequences
     mean_context = prompt + output / 2
-    decode_weights = weights / (r * bandwidth)
+    decode_weights = weights_read(workload, b) / (r * bandwidth)
     decode_kv = b * mean_context * kv_per_token / (r * bandwidth)
     decode_memory = decode_weights + decode_kv
-    # Forward FLOPs per token: 2·(P + 2·L·s·h), s the tokens attended to.
-    attention = 2 * shape.layers * shape.hidden_size
-    decode_compute = 2 * (params + attention * mean_context) * b / (r * peak * efficiency)
+    # Forward FLOPs per token: 2·(N_active + 2·L·s·h), s the tokens attended to; MLA decodes
+    # over its latent (absorbed up-projections), prefill over the rebuilt heads.
+    decode_attention = 2 * shape.layers * shape.attention_width(absorbed=True)
+    prefill_attention = 2 * shape.layers * shape.attention_width()
+    decode_compute = 2 * (active + decode_attention * mean_context) * b / (r * peak * efficiency)
+    experts_layers = moe_layers(workload)
+    k = workload.experts_per_token or 0
 
     # Tensor parallelism: two all-reduces of the activations per layer (attention and MLP
-    # outputs, Shoeybi et al. 2019), each a start-up latency plus the ring's bytes.
+    # outputs, Shoeybi et al. 2019), each a start-up latency plus the ring's bytes. A mixture
+    # of experts spreads its experts over the replica (expert parallel): its MLP's all-reduce
+    # becomes a dispatch and a combine all-to-all, each GPU sending its share of the tokens'
+    # k copies, (r − 1)/r of them to other GPUs, over the same link.
     def all_reduces(tokens: float) -> float:
         if r == 1:
             return 0.0
-        ring = 2 * (r - 1) / r * tokens * shape.hidden_size * 2 / (link_gbs * 1e9)
-        return 2 * shape.layers * (ALL_REDUCE_LATENCY_S + ring)
+        activations = tokens * shape.hidden_size * 2
+        ring = 2 * (r - 1) / r * activations / (link_gbs * 1e9)
+        dense = 2 * shape.layers - experts_layers
+        all_to_all = activations / r * k * (r - 1) / r / (link_gbs * 1e9)
+        return dense * (ALL_REDUCE_LATENCY_S + ring) + experts_layers * 2 * (
+            ALL_REDUCE_LATENCY_S + all_to_all
+        )
 
     decode_comm = all_reduces(b)
     decode_step = (max(decode_memory, decode_compute) + decode_comm) * factor
-    prefill_compute = 2 * (params + attention * prompt) * prompt / (r * peak * efficiency)
+    prefill_compute = 2 * (active + prefill_attention * prompt) * prompt / (r * peak * efficiency)
     prefill_memory = weights / (r * bandwidth)
     first_token = (max(prefill_compute, prefill_memory) + all_reduces(prompt)) * factor
     prefill_batch = (max(prefill_compute * b, prefill_memory) + all_reduces(prompt * b)) * factor
@@ -674,6 +735,15 @@ def inference(
         ),
         _month_note(),
     ]
+    if workload.is_moe:
+        assumptions.append(
+            _(
+                "mixture of experts: compute on %(active)sB active parameters, each decode step "
+                "reads the experts its tokens touch; over more than one GPU the experts are "
+                "spread (expert parallel), a dispatch and a combine all-to-all per expert layer",
+                active=f"{workload.active_b:g}",
+            )
+        )
     if factor != 1:
         assumptions.append(
             _("measured pitfall losses: latency × %(factor)s", factor=f"{factor:.2f}")

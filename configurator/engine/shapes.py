@@ -94,14 +94,14 @@ def known_heads(workload: Workload) -> tuple[int, int] | None:
         workload.kv_heads,
         workload.vocab_size,
     )
-    if workload.attention_heads:
-        shape = model_shape(workload)
-        return shape.attention_heads, shape.kv_heads
-    if any(given):
+    if any(given) and not workload.attention_heads:
         return None
     nominal = min(KNOWN_SHAPES, key=lambda row: abs(row[0] - workload.model_params_b) / row[0])
-    if abs(nominal[0] - workload.model_params_b) <= KNOWN_SHAPE_TOLERANCE * nominal[0]:
-        return nominal[2].attention_heads, nominal[2].kv_heads
+    published = abs(nominal[0] - workload.model_params_b) <= KNOWN_SHAPE_TOLERANCE * nominal[0]
+    if workload.attention_heads or published:
+        # As sizing reckons it: the attention kind given (mha: a KV head per head) applies.
+        shape = model_shape(workload)
+        return shape.attention_heads, shape.kv_heads
     return None
 
 

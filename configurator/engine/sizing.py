@@ -7,12 +7,17 @@ Bytes are counted exactly and reported in GB (10⁹ bytes), totals over all GPUs
 Inference (`Mode.INFER`), tensor parallel over n GPUs, every term split evenly:
 
     weights     = P · bytes(precision)          fp32 4, fp16/bf16 2, fp8 1, int8 1, int4 0.5
-    kv_cache    = 2 · L · k · d · s · b · kv    kv = 2 (16-bit cache), 1 for fp8, 4 for fp32
+    kv_cache    = kv_values · s · b · kv        kv_values = 2·L·k·d (MHA, GQA), L·(r + d_R) (MLA:
+                                                DeepSeek's latent, 61 × (512 + 64)), 0 for an
+                                                encoder; kv = bytes of `kv_cache_precision`
+                                                (default the weights'): 2, 1 for fp8/int8, 4
     activations = max(T · 4h · act, b · V · 4)  T = min(s · b, C), act = 2, 4 for fp32
 
 The KV term is the K and V tensor of every layer for every token of every concurrent sequence
 (Pope et al. 2022, "Efficiently Scaling Transformer Inference"; vLLM sizes its KV blocks the
-same way). Weight-only integer formats (int8, int4) keep a 16-bit cache. Inference
+same way). Weight-only integer formats (int8, int4) keep a 16-bit cache unless
+`kv_cache_precision` says otherwise. Weights count all P parameters, a mixture of experts
+too: memory holds every expert, only compute (performance.py) uses the active ones. Inference
 activations are freed layer by layer, so only the largest transient buffer counts, as serving
 engines run it: prefill in chunks of at most C = 8192 tokens per step (`PREFILL_CHUNK_TOKENS`;
 vLLM's `max_num_batched_tokens` and SGLang's `chunked_prefill_size` default to 8192), whose
@@ -47,13 +52,14 @@ NCCL buffers) + 5 % of that GPU's tensors (caching-allocator fragmentation, the 
 the layer being recomputed, ZeRO-3's gathered layer). Total = n × per GPU; when the GPU count
 is not known the workload is sized for one GPU.
 
-Model shape, when the workload does not give it: a nominal size within 5 % of a published
-model takes that model's shape (`KNOWN_SHAPES`); any other size solves P ≈ 12·L·h² + V·h
-(4h² attention + 8h² MLP per layer, plus the embedding; Kaplan et al. 2020 §2.1) with the
-width-to-depth ratio h ≈ 128·L that GPT-3 175B, Llama-2-7B/13B and Llama-3.1-405B share, rounds
-L to a whole layer and h to a multiple of the 128-wide head. Derived models have h / 128 heads,
-and 8 KV heads from h = 8192 up (grouped-query attention, as Llama-2-34B/70B) or one per head
-below.
+Model shape, when the workload does not give it: a `model` fills its published shape
+(model_shapes.py, when the Workload is made); a nominal size within 5 % of a published
+grouped-query model takes that model's shape (`KNOWN_SHAPES`); any other size solves
+P ≈ 12·L·h² + V·h (4h² attention + 8h² MLP per layer, plus the embedding; Kaplan et al.
+2020 §2.1) with the width-to-depth ratio h ≈ 128·L that GPT-3 175B, Llama-2-7B/13B and
+Llama-3.1-405B share, rounds L to a whole layer and h to a multiple of the 128-wide head.
+Derived models have h / 128 heads and 8 KV heads: a shape not given is grouped-query
+attention (domain.md §6), never 2023's multi-head attention, which `attention: mha` asks for.
 
 Figures agree with llm-analysis 0.2.2 for weights, KV cache, optimizer state and activations;
 it keeps gradients in fp32 (4 bytes, so 18 bytes per parameter). docs/sizing.md has the
@@ -64,11 +70,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from configurator.engine.build import FinetuneMethod, Mode, Workload
 from configurator.engine.messages import Message, _, counted_gpus, counted_sequences, ngettext
+from configurator.engine.model_shapes import KV_CACHE_BYTES, Attention, published_shape
 
 GB = 1e9  # sizing reports GB = 10⁹ bytes
 GIB = 2**30  # GPU makers' "80 GB" of HBM or GDDR is 80 GiB: memory chips come in powers of two
@@ -100,9 +107,8 @@ ALLOCATOR_OVERHEAD = 0.05
 DEFAULT_VOCAB = 32_000  # Llama-2's tokenizer
 HEAD_DIM = 128  # every Llama, GPT-3 175B and most open models since
 WIDTH_PER_LAYER = 128  # h ≈ 128·L: GPT-3 175B 12288/96, Llama-2-7B 4096/32, 13B 5120/40
-GQA_FROM_HIDDEN = 8192  # Llama-2 uses grouped-query attention from 34B (h = 8192) up
-GQA_KV_HEADS = 8
-KNOWN_SHAPE_TOLERANCE = 0.05  # "6.7B" is Llama-2-7B's shape, "30B" is not CodeLlama-34B's
+GQA_KV_HEADS = 8  # a shape not given: grouped-query attention with 8 KV heads (domain.md §6)
+KNOWN_SHAPE_TOLERANCE = 0.05  # "6.7B" is Mistral-7B's shape, "30B" is not CodeLlama-34B's
 DEFAULT_MAX_GPUS = 64  # eight 8-GPU nodes
 # What a sizing answer's GB are (docs/sizing.md, "Units").
 SIZING_UNIT = _(
@@ -113,29 +119,81 @@ SIZING_UNIT = _(
 
 @dataclass(frozen=True, slots=True)
 class Shape:
-    """The transformer dimensions that memory depends on."""
+    """The transformer dimensions that memory depends on.
+
+    `attention` is MHA when every head keeps its own K and V, GQA when fewer KV heads are
+    shared, MLA for DeepSeek's latent KV (`kv_lora_rank` + `rope_dim` values per token and
+    layer); left out, it follows the heads. `head_size` is the query/key head width when it
+    is not hidden ÷ heads.
+    """
 
     layers: int
     hidden_size: int
     attention_heads: int
     kv_heads: int
     vocab_size: int
+    attention: Attention | None = None
+    head_size: int | None = None
+    kv_lora_rank: int = 0  # MLA only
+    rope_dim: int = 0  # MLA only: the decoupled RoPE key cached beside the latent
+
+    def __post_init__(self) -> None:
+        if self.attention is None:
+            kind = Attention.MHA if self.kv_heads == self.attention_heads else Attention.GQA
+            object.__setattr__(self, "attention", kind)
 
     @property
     def head_dim(self) -> float:
-        return self.hidden_size / self.attention_heads
+        return self.head_size or self.hidden_size / self.attention_heads
+
+    @property
+    def kv_values_per_token(self) -> float:
+        """Return the values the KV cache keeps per token, all layers together."""
+        if self.attention is Attention.MLA:
+            return self.layers * (self.kv_lora_rank + self.rope_dim)
+        return 2 * self.layers * self.kv_heads * self.head_dim
+
+    def attention_width(self, absorbed: bool = False) -> float:
+        """Return the multiply-adds per layer a token spends on each position it attends to,
+        halved: h for Llama (q·k over `head_dim` and the weighted sum of values, per head).
+
+        MLA (DeepSeek-V2 §2.1): q·k over nope + rope = `head_dim` (192) and values of
+        nope = 128 when the keys are rebuilt (prefill); decoding with the up-projections
+        absorbed attends over the latent itself, rank + rope for q·k and rank for values.
+        """
+        heads = self.attention_heads
+        if self.attention is Attention.MLA:
+            if absorbed:
+                return heads * (2 * self.kv_lora_rank + self.rope_dim) / 2
+            return heads * (2 * self.head_dim - self.rope_dim) / 2
+        return heads * self.head_dim
+
+    def kv_formula(self) -> str:
+        """Return how `kv_values_per_token` is counted, in symbols and figures."""
+        if self.attention is Attention.MLA:
+            return f"L·(r + d_R) = {self.layers} × ({self.kv_lora_rank} + {self.rope_dim})"
+        return f"2·L·k·d = 2 × {self.layers} × {self.kv_heads} × {self.head_dim:g}"
 
 
-# Published shapes by nominal size in billions (each model's config.json).
+# Published shapes by the nominal size a customer says, for a workload that gives neither a
+# shape nor a `model` (each model's config.json). All use grouped-query attention: a shape
+# not given is GQA with 8 KV heads (domain.md §6), never 2023's multi-head attention; MHA
+# models (Llama-2-7B/13B, GPT-3) are sized as such only when their heads are given.
+MISTRAL_7B = Shape(32, 4096, 32, 8, 32_000)  # mistralai/Mistral-7B-v0.1 config.json
 KNOWN_SHAPES: tuple[tuple[float, str, Shape], ...] = (
-    (7, "Llama-2-7B", Shape(32, 4096, 32, 32, 32_000)),
+    (7, "Mistral-7B", MISTRAL_7B),
     (8, "Llama-3.1-8B", Shape(32, 4096, 32, 8, 128_256)),
-    (13, "Llama-2-13B", Shape(40, 5120, 40, 40, 32_000)),
     (34, "CodeLlama-34B", Shape(48, 8192, 64, 8, 32_000)),
     (70, "Llama-2-70B", Shape(80, 8192, 64, 8, 32_000)),
-    (175, "GPT-3 175B", Shape(96, 12288, 96, 96, 50_257)),
     (405, "Llama-3.1-405B", Shape(126, 16384, 128, 8, 128_256)),
 )
+# What `attention` may name, and DeepSeek-V3's latent for an MLA model whose latent is not
+# published here (domain.md §6: about 576 values per token and layer).
+ATTENTION_KINDS = frozenset(str(kind) for kind in Attention)
+MLA_KV_LORA_RANK = 512
+MLA_ROPE_DIM = 64
+# KV-cache formats a workload may name (vLLM's kv_cache_dtype), and fp32 for fp32 models.
+KV_PRECISIONS = frozenset({*KV_CACHE_BYTES, "fp32"})
 
 
 # A note on how the need was reckoned, written only when it is read: the recommender sizes
@@ -153,6 +211,11 @@ class Sizing:
     breakdown: dict[str, float]  # weights, gradients, optimizer, activations, kv_cache, overhead
     notes: tuple[Note, ...] = field(compare=False, repr=False)  # read as `assumptions`
     micro_batch: int | None = None  # training that accumulates gradients: sequences per step
+    # Inference: the KV cache's format and the attention it was counted for (api.md: /sizing
+    # names them), and its bytes per token; None for training.
+    kv_cache_precision: str | None = None
+    attention: str | None = None
+    kv_bytes_per_token: float | None = None
 
     @property
     def assumptions(self) -> tuple[Message, ...]:
@@ -188,11 +251,53 @@ def _precision(workload: Workload) -> str:
 
 
 def _validate(workload: Workload) -> None:
+    if workload.model_params_b is None:
+        raise ValueError("model_params_b must be given, or a model that fills it")
     _positive("model_params_b", workload.model_params_b)
     _positive("batch_size", workload.batch_size)
     _positive("context_length", workload.context_length)
-    for name in ("gpu_count", "layers", "hidden_size", "attention_heads", "kv_heads", "vocab_size"):
+    for name in ("gpu_count", "layers", "hidden_size", "attention_heads", "kv_heads", "vocab_size",
+                 "active_params_b", "experts", "experts_per_token", "head_dim"):  # fmt: skip
         _positive(name, getattr(workload, name))
+    if workload.active_params_b is not None and workload.active_params_b > workload.model_params_b:
+        raise ValueError("active_params_b cannot exceed model_params_b")
+    if (
+        workload.experts
+        and workload.experts_per_token
+        and (workload.experts_per_token > workload.experts)
+    ):
+        raise ValueError("experts_per_token cannot exceed experts")
+    if workload.attention is not None and str(workload.attention).lower() not in ATTENTION_KINDS:
+        known = ", ".join(sorted(ATTENTION_KINDS))
+        raise ValueError(f"unknown attention {workload.attention!r}; expected one of {known}")
+    kv = workload.kv_cache_precision
+    if kv is not None and str(kv).lower() not in KV_PRECISIONS:
+        known = ", ".join(sorted(KV_PRECISIONS))
+        raise ValueError(f"unknown kv_cache_precision {kv!r}; expected one of {known}")
+
+
+def kv_precision(workload: Workload) -> str:
+    """Return the KV cache's number format: as given, else the weights' precision.
+
+    Weight-only integer formats (int8, int4) dequantise to 16 bits, so their cache is fp16
+    unless `kv_cache_precision` says otherwise.
+    """
+    if workload.kv_cache_precision is not None:
+        return str(workload.kv_cache_precision).lower()
+    precision = _precision(workload)
+    return "fp16" if precision in ("int8", "int4") else precision
+
+
+def kv_bytes_per_token(workload: Workload) -> float:
+    """Return the KV-cache bytes one token takes in all layers; 0 for an encoder model."""
+    if workload.encoder:
+        return 0.0
+    return model_shape(workload).kv_values_per_token * PRECISION_BYTES[kv_precision(workload)]
+
+
+def attention_kind(workload: Workload) -> Attention:
+    """Return the attention the workload is sized with (domain.md §6)."""
+    return model_shape(workload).attention  # type: ignore[return-value]
 
 
 def _layers_for(params: float, vocab: int) -> float:
@@ -226,7 +331,37 @@ def _describe(shape: Shape) -> Message:
     )  # fmt: skip
 
 
+def _attention(workload: Workload, shape: Shape) -> Shape:
+    """Return the shape with the workload's attention kind, head width and MLA latent."""
+    kind = Attention(str(workload.attention).lower()) if workload.attention else None
+    kv_heads = shape.kv_heads
+    if workload.kv_heads is None and kind is Attention.MHA:
+        kv_heads = shape.attention_heads
+    elif workload.kv_heads is None and kind is Attention.MLA:
+        kv_heads = shape.attention_heads  # the latent is expanded into every head
+    rank = rope = 0
+    if kind is Attention.MLA:
+        published = published_shape(workload.model) if workload.model else None
+        if published is not None and published.attention is Attention.MLA:
+            rank, rope = published.kv_lora_rank or 0, published.qk_rope_head_dim or 0
+        else:
+            rank, rope = MLA_KV_LORA_RANK, MLA_ROPE_DIM
+    return replace(
+        shape,
+        kv_heads=kv_heads,
+        attention=kind or (Attention.MHA if kv_heads == shape.attention_heads else Attention.GQA),
+        head_size=workload.head_dim or shape.head_size,
+        kv_lora_rank=rank,
+        rope_dim=rope,
+    )
+
+
 def _shape_and_note(workload: Workload) -> tuple[Shape, Note]:
+    shape, note = _dimensions_and_note(workload)
+    return _attention(workload, shape), note
+
+
+def _dimensions_and_note(workload: Workload) -> tuple[Shape, Note]:
     given = (
         workload.layers,
         workload.hidden_size,
@@ -235,6 +370,13 @@ def _shape_and_note(workload: Workload) -> tuple[Shape, Note]:
         workload.vocab_size,
     )
     size = f"{workload.model_params_b:g}"
+    if workload.model and all(given):
+        shape = Shape(*given)
+        published = published_shape(workload.model)
+        return shape, lambda: _(
+            "shape of %(model)s as published: %(shape)s",
+            model=published.name, shape=_describe(shape),
+        )  # fmt: skip
     if all(given):
         shape = Shape(*given)
         return shape, lambda: _("shape as given: %(shape)s", shape=_describe(shape))
@@ -255,9 +397,9 @@ def _shape_and_note(workload: Workload) -> tuple[Shape, Note]:
     elif layers is None:
         layers = max(1, round((params - vocab * hidden) / (12 * hidden * hidden)))
     heads = workload.attention_heads or max(1, round(hidden / HEAD_DIM))
-    kv_heads = workload.kv_heads or (
-        heads if hidden < GQA_FROM_HIDDEN else min(heads, GQA_KV_HEADS)
-    )
+    # A shape not given is grouped-query attention with 8 KV heads (Llama 3, Qwen2.5,
+    # Mistral; domain.md §6), one per head only for models with fewer than 8 heads.
+    kv_heads = workload.kv_heads or min(heads, GQA_KV_HEADS)
     shape = Shape(layers, hidden, heads, kv_heads, vocab)
     if any(given):
         return shape, lambda: _(
@@ -275,13 +417,59 @@ def _shape_and_note(workload: Workload) -> tuple[Shape, Note]:
 def model_shape(workload: Workload) -> Shape:
     """Return the workload's shape, deriving what it does not give from its parameter count.
 
-    All five fields given: used as they are. None given and the size within 5 % of a
-    published model (`KNOWN_SHAPES`): that model's shape. Otherwise the missing fields come
-    from P ≈ 12·L·h² + V·h with h ≈ 128·L, h a multiple of 128, h / 128 heads, V = 32000, and
-    8 KV heads from h = 8192 up (one per head below).
+    A `model` fills every field it describes (fields given beside it win). All five fields
+    given: used as they are. None given and the size within 5 % of a published GQA model
+    (`KNOWN_SHAPES`): that model's shape. Otherwise the missing fields come from
+    P ≈ 12·L·h² + V·h with h ≈ 128·L, h a multiple of 128, h / 128 heads, V = 32000, and
+    8 KV heads (grouped-query attention, the default shape). `attention` mha gives every
+    head its K and V, mla DeepSeek's latent (the published one, else 512 + 64 values).
     """
     _validate(workload)
     return _shape_and_note(workload)[0]
+
+
+def _kv_note(
+    workload: Workload, shape: Shape, kv_format: str, per_token: float, b: int, s: int
+) -> Message:
+    """Say what the KV cache holds: the attention kind, its format and bytes per token."""
+    if workload.encoder:
+        return _("an encoder or embedding model: no KV cache")
+    cache = ngettext(
+        "KV cache in %(precision)s for %(n)s concurrent sequence of %(tokens)s tokens",
+        "KV cache in %(precision)s for %(n)s concurrent sequences of %(tokens)s tokens",
+        b, precision=kv_format, tokens=s,
+    )  # fmt: skip
+    kind = str(shape.attention).upper()
+    if _default_attention(workload):
+        kind = _("%(kind)s (the default for a shape not given)", kind=kind)
+    return _(
+        "%(cache)s; %(attention)s attention: %(formula)s = %(values)s values, %(bytes)s bytes "
+        "per token",
+        cache=cache, attention=kind, formula=shape.kv_formula(),
+        values=f"{shape.kv_values_per_token:,.0f}", bytes=f"{per_token:,.0f}",
+    )  # fmt: skip
+
+
+def _default_attention(workload: Workload) -> bool:
+    """Return whether the attention is the default GQA of a shape derived from the size."""
+    if workload.attention is not None or workload.kv_heads is not None or workload.model:
+        return False
+    given = (workload.layers, workload.hidden_size, workload.attention_heads, workload.vocab_size)
+    return any(given) or _known_shape(workload.model_params_b) is None
+
+
+def _moe_note(workload: Workload) -> Message:
+    if workload.is_moe:
+        return _(
+            "mixture of experts, %(k)s of %(experts)s experts per token: memory holds all "
+            "%(total)sB parameters, compute uses %(active)sB",
+            k=workload.experts_per_token, experts=workload.experts,
+            total=f"{workload.model_params_b:g}", active=f"{workload.active_b:g}",
+        )  # fmt: skip
+    return _(
+        "memory holds all %(total)sB parameters, compute uses %(active)sB",
+        total=f"{workload.model_params_b:g}", active=f"{workload.active_b:g}",
+    )  # fmt: skip
 
 
 def _training_bytes(precision: str) -> tuple[tuple[float, float, float], float, Note]:
@@ -340,12 +528,15 @@ def _need(workload: Workload, n: int | None, micro_batch: int | None = None) -> 
     split = dict.fromkeys(("weights", "gradients", "optimizer", "activations", "kv_cache"), 0.0)
     each = dict.fromkeys(split, 0.0)
 
+    if workload.is_moe or workload.active_b < workload.model_params_b:
+        notes.append(lambda: _moe_note(workload))
     if workload.mode == Mode.INFER:
-        kv_precision = precision if precision in ("fp32", "fp8") else "fp16"
-        kv_bytes = PRECISION_BYTES[kv_precision]
+        kv_format = kv_precision(workload)
+        kv_bytes = PRECISION_BYTES[kv_format]
         split["weights"] = params * PRECISION_BYTES[precision]
-        # K and V of every layer for every token of every concurrent sequence.
-        split["kv_cache"] = 2 * L * shape.kv_heads * shape.head_dim * s * b * kv_bytes
+        # K and V of every layer (MLA: its latent) for every token of every sequence.
+        per_token = 0.0 if workload.encoder else shape.kv_values_per_token * kv_bytes
+        split["kv_cache"] = per_token * s * b
         # The largest transient buffer: a prefill chunk's MLP intermediate, or the logits of
         # each sequence's last token.
         tokens = min(s * b, PREFILL_CHUNK_TOKENS)
@@ -355,11 +546,7 @@ def _need(workload: Workload, n: int | None, micro_batch: int | None = None) -> 
                 "weights in %(precision)s, %(bytes)s bytes per parameter",
                 precision=precision, bytes=f"{PRECISION_BYTES[precision]:g}",
             ),
-            lambda: ngettext(
-                "KV cache in %(precision)s for %(n)s concurrent sequence of %(tokens)s tokens",
-                "KV cache in %(precision)s for %(n)s concurrent sequences of %(tokens)s tokens",
-                b, precision=kv_precision, tokens=s,
-            ),
+            lambda: _kv_note(workload, shape, kv_format, per_token, b, s),
             lambda: _(
                 "activations: the larger of a prefill chunk's MLP intermediate (%(tokens)s "
                 "tokens, chunks of at most %(chunk)s) and the last-token logits of each "
@@ -483,7 +670,18 @@ def size_workload(
         breakdown=breakdown,
         notes=need.notes,
         micro_batch=micro if micro is not None and micro < workload.batch_size else None,
+        **_kv_fields(workload),
     )
+
+
+def _kv_fields(workload: Workload) -> dict[str, object]:
+    if workload.mode != Mode.INFER:
+        return {}
+    return {
+        "kv_cache_precision": kv_precision(workload),
+        "attention": str(attention_kind(workload)),
+        "kv_bytes_per_token": kv_bytes_per_token(workload),
+    }
 
 
 def card_gb(gpu_memory_gb: float) -> float:

@@ -136,8 +136,9 @@ def test_batch_one_decode_is_bound_by_reading_the_weights():
     result = performance(one_h100(), serve(concurrent_users=1), RULES, 1.0)
     bandwidth = 3350e9 * RULES.memory_bandwidth_efficiency
     assert result.terms["decode_memory_s"] > result.terms["decode_compute_s"]
-    # weights (14 GB) + one sequence's KV cache at its mean context, read once per token
-    kv = 2 * 32 * 32 * 128 * 2 * (1024 + 128)
+    # weights (14 GB) + one sequence's KV cache at its mean context, read once per token; a
+    # bare 7B is Mistral-7B's shape, grouped-query attention with 8 KV heads (domain.md §6)
+    kv = 2 * 32 * 8 * 128 * 2 * (1024 + 128)
     assert result.terms["decode_step_s"] == pytest.approx((7e9 * 2 + kv) / bandwidth)
 
 
@@ -298,6 +299,14 @@ WORK = st.one_of(
         params_b=st.floats(min_value=0.5, max_value=400),
         target_tokens_per_s=st.sampled_from([10, 1000, 1e5]),
         context_length=st.sampled_from([2048, 32768]),
+    ),
+    st.builds(  # today's models by name: mixtures of experts, MLA (issue 18)
+        serve,
+        params_b=st.none(),
+        model=st.sampled_from(["mixtral-8x7b", "qwen3-235b-a22b", "deepseek-r1", "qwen2.5-7b"]),
+        concurrent_users=st.sampled_from([1, 8, 64, 512]),
+        target_tokens_per_s=st.sampled_from([None, 1000]),
+        precision=st.sampled_from(["bf16", "fp8"]),
     ),
 )
 CLUSTERS = st.builds(

@@ -235,6 +235,11 @@ def published_node(gpu: str, tp: int):
     return replace(s3(), gpu=card, gpu_count=tp, gpus_per_socket=split)
 
 
+# TensorRT-LLM's LLaMA-7B is multi-head attention (32 KV heads); its LLaMA-70B (Llama-2-70B)
+# groups 8 KV heads. A bare size is sized as GQA, so the published rows name their attention.
+LLAMA_ATTENTION = {7: "mha", 70: "gqa"}
+
+
 @pytest.mark.parametrize(
     ("gpu", "tp", "size", "precision", "batch", "i", "o", "figure"), PUBLISHED_SERVING
 )
@@ -244,6 +249,7 @@ def test_serving_throughput_is_near_tensorrt_llms_published_figures(
     workload = Workload(
         size,
         Mode.INFER,
+        attention=LLAMA_ATTENTION[size],
         precision=precision,
         concurrent_users=batch,
         prompt_tokens=i,
@@ -261,6 +267,7 @@ def test_time_to_first_token_is_near_tensorrt_llms_published_figures(
     workload = Workload(
         size,
         Mode.INFER,
+        attention=LLAMA_ATTENTION[size],
         precision=precision,
         concurrent_users=1,
         prompt_tokens=prompt,

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from configurator.engine.build import FinetuneMethod, Mode, Workload
+from configurator.engine.model_shapes import Attention
 from configurator.engine.sizing import (
     PRECISION_BYTES,
     PREFILL_CHUNK_TOKENS,
@@ -64,8 +65,10 @@ def test_int4_weights_are_a_quarter_of_fp16() -> None:
 
 
 def test_kv_cache_of_llama2_7b_at_4096_tokens_is_exact() -> None:
-    # 2 (K and V) · 32 layers · 32 KV heads · 128 head size · 4096 tokens · 2 bytes
-    kv = size_workload(infer(7, context_length=4096, precision="fp16")).breakdown["kv_cache"]
+    # 2 (K and V) · 32 layers · 32 KV heads · 128 head size · 4096 tokens · 2 bytes: Llama-2-7B
+    # is multi-head attention, which a bare "7B" no longer assumes, so its heads are given.
+    llama2 = infer(7, context_length=4096, precision="fp16", **LLAMA2_7B)
+    kv = size_workload(llama2).breakdown["kv_cache"]
     assert kv == pytest.approx(2 * 32 * 32 * 128 * 4096 * 2 / 1e9, rel=1e-12)
     assert kv == pytest.approx(2.147483648, rel=1e-12)
 
@@ -189,7 +192,8 @@ def test_lora_and_qlora_need_far_less_than_full_fine_tuning() -> None:
 def test_lora_adapters_match_peft_count_for_llama2_7b() -> None:
     # PEFT, r=16 on every linear layer of Llama-2-7B: "trainable params: 39,976,960". The
     # gated MLP is modelled 8h/3 wide (real: 11008 = 2.69h), hence the small gap.
-    gradients = size_workload(finetune(7, FinetuneMethod.LORA)).breakdown["gradients"]
+    llama2 = finetune(7, FinetuneMethod.LORA, **LLAMA2_7B)
+    gradients = size_workload(llama2).breakdown["gradients"]
     adapters = gradients * 1e9 / 4  # fp32 adapter gradients
     assert adapters == pytest.approx(39_976_960, rel=0.01)
 
@@ -220,9 +224,11 @@ def test_training_precisions_without_adam_are_sized_as_bf16() -> None:
 @pytest.mark.parametrize(
     ("params_b", "expected"),
     [
-        (7, Shape(32, 4096, 32, 32, 32000)),  # Llama-2-7B
-        (6.74, Shape(32, 4096, 32, 32, 32000)),
-        (13, Shape(40, 5120, 40, 40, 32000)),  # Llama-2-13B
+        # A bare size takes a published grouped-query shape (domain.md §6: never MHA):
+        # "7B" is Mistral-7B (Llama-2-7B's layers and width with 8 KV heads).
+        (7, Shape(32, 4096, 32, 8, 32000)),  # Mistral-7B-v0.1
+        (6.74, Shape(32, 4096, 32, 8, 32000)),
+        (8, Shape(32, 4096, 32, 8, 128256)),  # Llama-3.1-8B
         (70, Shape(80, 8192, 64, 8, 32000)),  # Llama-2-70B
         (405, Shape(126, 16384, 128, 8, 128256)),  # Llama-3.1-405B
     ],
@@ -253,14 +259,33 @@ def test_derived_shapes_hold_the_parameter_count(params_b: float) -> None:
     assert shape.head_dim == pytest.approx(128, rel=0.1)
 
 
-def test_large_derived_models_use_grouped_query_attention() -> None:
-    assert model_shape(infer(30)).kv_heads == model_shape(infer(30)).attention_heads
-    assert model_shape(infer(100)).kv_heads == 8
+@pytest.mark.parametrize("params_b", [1, 13, 30, 100, 175])
+def test_a_shape_not_given_is_grouped_query_attention_with_8_kv_heads(params_b) -> None:
+    # domain.md §6: a shape not given is GQA with 8 KV heads, never 2023's MHA. 13B and 175B
+    # keep Llama-2-13B's and GPT-3's layers and width (the formula lands on them) with 8 KV heads.
+    shape = model_shape(infer(params_b))
+    assert shape.kv_heads == 8 < shape.attention_heads
+    assert shape.attention is Attention.GQA
+    assert "GQA (the default for a shape not given)" in "".join(
+        size_workload(infer(params_b)).assumptions
+    )
+
+
+def test_a_model_with_fewer_than_8_heads_keeps_one_kv_head_per_head() -> None:
+    shape = model_shape(infer(0.05))
+    assert shape.attention_heads < 8 and shape.kv_heads == shape.attention_heads
+
+
+def test_multi_head_attention_is_sized_when_asked_for() -> None:
+    mha = model_shape(infer(7, attention="mha"))
+    assert mha == Shape(32, 4096, 32, 32, 32000)
+    assert mha.attention is Attention.MHA
+    assert mha == model_shape(infer(7, **LLAMA2_7B))
 
 
 def test_a_given_shape_is_used_as_is() -> None:
     shape = Shape(layers=48, hidden_size=6144, attention_heads=48, kv_heads=8, vocab_size=100000)
-    workload = infer(20, **asdict(shape))
+    workload = infer(20, **{key: value for key, value in asdict(shape).items() if key in LLAMA2_7B})
     assert model_shape(workload) == shape
     assert size_workload(workload).assumptions[0].startswith("shape as given")
 
@@ -277,7 +302,7 @@ def test_a_partial_shape_is_completed_from_the_parameter_count() -> None:
 
 def test_the_shape_is_stated_in_the_assumptions() -> None:
     first = size_workload(infer(7)).assumptions[0]
-    assert first.startswith("shape derived from 7B parameters: Llama-2-7B, 32 layers")
+    assert first.startswith("shape derived from 7B parameters: Mistral-7B, 32 layers")
 
 
 # --- Fewest GPUs -------------------------------------------------------------------------
