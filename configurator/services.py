@@ -17,7 +17,7 @@ from configurator import selectors
 from configurator.engine.build import Build, Gpu, Workload
 from configurator.engine.evaluate import Evaluation, evaluate
 from configurator.engine.performance import Cluster, Performance, gpu_rent_note, performance
-from configurator.engine.pricing import build_monthly_price
+from configurator.engine.pricing import build_bill
 from configurator.engine.recommend import Recommendations, recommend
 from configurator.engine.rule_validation import parameter_errors
 from configurator.engine.rules import RuleParams
@@ -63,7 +63,7 @@ class Evaluated:
     workload: Workload | None
     evaluation: Evaluation
     ruleset: selectors.RuleVersionRef
-    monthly_price: float | None  # the parts the build names (`engine.pricing`)
+    monthly_price: float | None  # the build's one bill (`engine.pricing.build_bill`)
     performance: Performance | None  # the work's figures, when the workload states work
 
     @property
@@ -83,7 +83,7 @@ def build_evaluate(
     catalog, rules = snapshot or selectors.snapshots()
     version = version_in(rules, profile)
     evaluation = evaluate(build, version.params, workload)
-    price = build_monthly_price(build, catalog.everything.memory, build.platform, build.nic)
+    price = build_bill(build, catalog.offered).monthly_price
     work = None
     if workload is not None:
         work = performance(

@@ -143,7 +143,7 @@ def rule_change_impact(*, current: RuleParams, proposed: RuleParams) -> Impact:
         label = f"{quote.number} · {quote.customer_company or quote.customer_name}"
         impact.add("quote", label, 1, evaluate(built, current, workload),
                    evaluate(built, proposed, workload))  # fmt: skip
-    for recipe in recipe_builds(catalog.everything, current):
+    for recipe in recipe_builds(rules=current):
         impact.add("recipe", recipe.label, 1, evaluate(recipe.build, current),
                    evaluate(recipe.build, proposed))  # fmt: skip
     return impact

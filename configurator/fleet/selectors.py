@@ -108,23 +108,19 @@ def build_from_query(query) -> Build:
         "nvlink": query.get("nvlink", ""),
         "numa_binding": "true",
         "nics": query.get("nics", "0"),
+        "platform": query.get("platform", ""),
     }
     return row_build(cells, catalog.everything)[0]
 
 
 def recipe_list() -> list[dict[str, object]]:
     """Return each scenario recipe's build with its binding-script link parameters."""
-    catalog, rules = snapshots()
-    params = rules.current[rules.default].params
     listed = []
-    for recipe in recipe_builds(catalog.everything, params):
-        build = recipe.build
-        query = urlencode({
-            "cpu": build.cpu.slug, "cpu_count": build.cpu_count, "gpu": build.gpu.slug,
-            "gpu_count": build.gpu_count,
-            "gpus_per_socket": "+".join(map(str, build.gpus_per_socket)),
-            "nvlink": "true" if build.nvlink else "false",
-        })  # fmt: skip
+    for recipe in recipe_builds():
+        # The recipe's whole build, as the configurator's permalink names it: the script's
+        # build is the recipe's (platform, memory and PSUs included), not a partial one.
+        cells = {name: _cell(value) for name, value in recipe.fields.model_dump().items()}
+        query = urlencode({name: value for name, value in cells.items() if value})
         listed.append({"recipe": recipe, "query": query})
     return listed
 

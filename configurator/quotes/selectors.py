@@ -1,20 +1,22 @@
 """Reads: the leads inbox, the bill of materials of a build, the quotes a user may see, the
 recipe baseline."""
 
+import math
 import re
 from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Count, QuerySet
 
-from catalog import models as catalog
 from catalog.kinds import KINDS_BY_LINE
 from configurator import selectors as configurator_selectors
+from configurator.engine.messages import _
+from configurator.engine.parts import MemoryOption, PsuOption
 from configurator.engine.pcie import even_split
-from configurator.engine.recommend.parts import cheapest_psus
+from configurator.engine.pricing import bill
 from configurator.inputs import InputErrors
-from configurator.models import Scenario
 from configurator.quotes.models import Lead, Quote, Status
+from configurator.recipes import recipe_builds
 from configurator.schemas import BuildIn
 
 CENT = Decimal("0.01")
@@ -61,19 +63,16 @@ def _line(kind: str, row, qty: int) -> dict[str, object]:
     }
 
 
-def _row(kind: str, ref: str, errors: InputErrors, path: str):
-    """Return the catalog row a slug or name names, or record an error at `path`."""
-    everything = configurator_selectors.snapshots()[0].everything
-    catalog_kind = KINDS_BY_LINE[kind]
-    item = everything.find(catalog_kind.key, ref)
+def _part(kind: str, ref: str, errors: InputErrors, path: str):
+    """Return the engine part a slug or name names, or record an error at `path`."""
+    item = configurator_selectors.snapshots()[0].everything.find(KINDS_BY_LINE[kind].key, ref)
     if item is None:
         errors.add(path, f"Unknown {kind} {ref!r}: use a catalog slug or name.")
-        return None
-    return catalog_kind.model.objects.get(slug=item.slug)
+    return item
 
 
 def _given_line(build: BuildIn, kind: str, errors: InputErrors) -> tuple[object, int] | None:
-    """Return (row, qty per node) of a BOM line the client chose (e.g. from /recommend)."""
+    """Return (part, qty per node) of a BOM line the client chose (e.g. from /recommend)."""
     for index, line in enumerate(build.bom or ()):
         if line.get("kind") != kind:
             continue
@@ -86,114 +85,127 @@ def _given_line(build: BuildIn, kind: str, errors: InputErrors) -> tuple[object,
         if not isinstance(ref, str) or not ref:
             errors.add(f"{path}.slug", f"Name the {kind}'s catalog slug.")
             return None
-        row = _row(kind, ref, errors, f"{path}.slug")
-        return (row, qty) if row else None
+        part = _part(kind, ref, errors, f"{path}.slug")
+        return (part, qty) if part else None
     return None
 
 
-def _memory(build: BuildIn, cpu: catalog.Cpu, platform: catalog.Platform, errors: InputErrors):
-    """Return (module, DIMMs per node): the client's choice, else the cheapest that fits."""
+def _given_memory(build: BuildIn, errors: InputErrors) -> MemoryOption | None:
+    """Return the DIMM population the client chose, if it makes the build's memory."""
     given = _given_line(build, "memory", errors)
-    if given:
-        module, count = given
-        if module.capacity_gb * count != build.memory_gb:
-            errors.add(
-                "build.bom",
-                f"{count} × {module.capacity_gb} GB is not the build's {build.memory_gb} GB.",
-            )
-        return given
-    slots = platform.dimm_slots_per_socket * build.cpu_count
-    channels = cpu.memory_channels * build.cpu_count
-    options = []
-    modules = catalog.MemoryModule.objects.filter(
-        offered=True, ddr_gen=cpu.ddr_gen, ecc=build.memory_ecc
-    )
-    for module in modules:
-        count = build.dimm_count or build.memory_gb // module.capacity_gb
-        if module.capacity_gb * count != build.memory_gb or count > slots:
-            continue
-        if count % build.cpu_count:  # each socket gets the same population
-            continue
-        # As the recommender: one or two DIMMs on every channel first (full bandwidth).
-        balanced = count in (channels, 2 * channels) and module.registered
-        options.append((not balanced, module.monthly_price * count, count, module.slug, module))
-    if not options:
-        errors.add(
-            "build.memory_gb",
-            f"No offered DDR{cpu.ddr_gen} module makes {build.memory_gb} GB in the "
-            f"{platform.name}'s {slots} DIMM slots"
-            + (f" with {build.dimm_count} DIMMs." if build.dimm_count else "."),
-        )
+    if not given:
         return None
-    *_, count, _, module = min(options)
-    return module, count
+    module, count = given
+    if module.capacity_gb * count != build.memory_gb:
+        errors.add(
+            "build.bom",
+            f"{count} × {module.capacity_gb} GB is not the build's {build.memory_gb} GB.",
+        )
+    return MemoryOption(module, count)
 
 
-def _psus(build: BuildIn, platform: catalog.Platform, errors: InputErrors):
-    """Return (PSU, count per node): the client's choice, else the recommender's cheapest set."""
-    snapshot = configurator_selectors.snapshots()[0]
-    takes = snapshot.everything.find("platforms", platform.slug)
+def _given_psus(build: BuildIn, errors: InputErrors) -> PsuOption | None:
+    """Return the PSU set the client chose: its units, the spare(s) past the build's output."""
     given = _given_line(build, "psu", errors)
-    if given:
-        psu = snapshot.everything.find("psus", given[0].slug)
-        if takes is not None and psu is not None and not takes.takes_psu(psu):
-            errors.add("build.bom", f"The {platform.name} does not take the {psu.name}.")
-        return given
-    offered = tuple(psu for psu in snapshot.offered.psus if takes is None or takes.takes_psu(psu))
-    choice = cheapest_psus(build.psu_watts, platform.psu_bays, offered, platform.psu_max_w)
-    if choice is None:
-        errors.add(
-            "build.psu_watts",
-            f"No offered PSU set gives {build.psu_watts} W with redundancy in the "
-            f"{platform.name}'s {platform.psu_bays} bays.",
-        )
+    if not given:
         return None
-    return catalog.Psu.objects.get(slug=choice.psu.slug), choice.count
+    psu, count = given
+    active = max(1, min(count - 1, math.ceil(build.psu_watts / psu.rated_w))) if count > 1 else 1
+    return PsuOption(psu, count, active, "N+N" if 2 * active == count else "N+1")
+
+
+def _unpriced(kind: str, build: BuildIn) -> tuple[str, str]:
+    """Return (field path, message) for a part of the build no offered catalog part gives."""
+    if kind == "platform":
+        return "build.platform", _(
+            "No offered platform takes %(cpus)s × %(cpu)s and %(gpus)s × %(gpu)s: name one.",
+            cpus=build.cpu_count,
+            cpu=build.cpu,
+            gpus=build.gpu_count,
+            gpu=build.gpu,
+        )
+    if kind == "memory":
+        return "build.memory_gb", _(
+            "No offered memory population makes %(gb)s GB on this platform.", gb=build.memory_gb
+        )
+    if kind == "psu":
+        return "build.psu_watts", _(
+            "No offered PSU set gives %(watts)s W with redundancy in this platform's bays.",
+            watts=build.psu_watts,
+        )
+    return f"build.{kind}", _("No offered %(kind)s fits this build.", kind=kind)
 
 
 def quote_bom(*, build: BuildIn) -> tuple[list[dict[str, object]], BuildIn]:
     """Price a build from the catalog: BOM lines for all nodes, and the build made explicit.
 
-    A quote prices a whole server, so the build must name its platform. Memory modules and
-    PSUs are the client's BOM lines when given (as /recommend returns them), otherwise the
-    cheapest offered ones that fit. Raises InputErrors naming every bad field.
+    The bill is the engine's one bill (`engine/pricing.bill`), as the configurator page,
+    /evaluate and /recommend price it: a build that names no platform is priced, and frozen,
+    on the platform that bill assumes (the cheapest offered one that takes it); memory modules
+    and PSUs are the client's BOM lines when given (as /recommend returns them), otherwise the
+    cheapest offered ones that fit; a build with NICs and no NIC model gets the cheapest.
+    Raises InputErrors naming every bad field, every part the catalog cannot price, and a
+    memory size or PSU output no part set gives exactly (the page's bill prices the next size
+    up; a quote prices the build it freezes).
     """
     errors = InputErrors()
-    if not build.platform:
-        errors.add("build.platform", "A quote prices a whole server: name its platform.")
-        errors.raise_if_any()
-    platform = _row("platform", build.platform, errors, "build.platform")
-    cpu = _row("cpu", build.cpu, errors, "build.cpu")
-    gpu = _row("gpu", build.gpu, errors, "build.gpu")
-    nic = _row("nic", build.nic, errors, "build.nic") if build.nic else None
-    if build.nics and not build.nic:
-        errors.add("build.nic", "Name the network card the quote prices.")
+    platform = (
+        _part("platform", build.platform, errors, "build.platform") if build.platform else None
+    )
+    cpu = _part("cpu", build.cpu, errors, "build.cpu")
+    gpu = _part("gpu", build.gpu, errors, "build.gpu")
+    nic = _part("nic", build.nic, errors, "build.nic") if build.nic else None
     errors.raise_if_any()
-    memory = _memory(build, cpu, platform, errors)
-    psus = _psus(build, platform, errors)
+    memory = _given_memory(build, errors)
+    psus = _given_psus(build, errors)
     errors.raise_if_any()
-    module, dimms = memory
-    psu, psu_count = psus
-    nodes = build.nodes
+    priced = bill(
+        cpu=cpu,
+        cpu_count=build.cpu_count,
+        gpu=gpu,
+        gpu_count=build.gpu_count,
+        memory_gb=build.memory_gb,
+        memory_ecc=build.memory_ecc,
+        psu_watts=build.psu_watts,
+        catalog=configurator_selectors.snapshots()[0].offered,
+        nodes=build.nodes,
+        nics=build.nics,
+        platform=platform,
+        nic=nic,
+        dimm_count=build.dimm_count,
+        memory=memory,
+        psus=psus,
+    )
+    for kind in priced.unpriced:
+        errors.add(*_unpriced(kind, build))
+    if psus and priced.platform and not priced.platform.takes_psu(psus.psu):  # domain.md §6
+        errors.add("build.bom", f"The {priced.platform.name} does not take the {psus.psu.name}.")
+    for name, value in priced.substituted:  # a quote freezes the build it prices, as asked
+        errors.add(
+            f"build.{name}",
+            _(
+                "No offered part set gives exactly %(asked)s; the next the catalog offers is "
+                "%(value)s.",
+                asked=getattr(build, name),
+                value=value,
+            ),
+        )
+    errors.raise_if_any()
     lines = [
-        _line("platform", platform, nodes),
-        _line("cpu", cpu, build.cpu_count * nodes),
-        _line("gpu", gpu, build.gpu_count * nodes),
-        _line("memory", module, dimms * nodes),
-        _line("psu", psu, psu_count * nodes),
-    ]
-    if nic and build.nics:
-        lines.append(_line("nic", nic, build.nics * nodes))
+        _line(line.kind, KINDS_BY_LINE[line.kind].model.objects.get(slug=line.slug),
+              line.qty * build.nodes)
+        for line in priced.lines
+    ]  # fmt: skip
     explicit = build.model_copy(
         update={
             "cpu": cpu.slug,
             "gpu": gpu.slug,
-            "platform": platform.slug,
-            "nic": nic.slug if nic else None,
+            "platform": priced.platform.slug,
+            "nic": priced.nic.slug if priced.nic else None,
             "gpus_per_socket": list(
                 build.gpus_per_socket or even_split(build.gpu_count, build.cpu_count)
             ),
-            "dimm_count": dimms,
+            "dimm_count": priced.memory.count,
             "bom": None,
         }
     )
@@ -247,41 +259,34 @@ def quote_history(quote: Quote) -> list[dict[str, object]]:
     ]
 
 
-def _count_range(text: str) -> tuple[int | None, int | None]:
-    """Read a recipe's GPU count, "8" or "4–8", as (low, high); (None, None) when blank."""
-    parts = [part.strip() for part in text.replace("–", "-").split("-") if part.strip()]
-    if not parts or not all(part.isdigit() for part in parts):
-        return None, None
-    return int(parts[0]), int(parts[-1])
-
-
 def recipe_baseline_diff(quote: Quote) -> list[dict[str, object]]:
-    """Compare the quote's build with each scenario recipe for its GPU (domain.md §3).
+    """Compare the quote's build with each scenario recipe's build for its GPU (domain.md §3).
 
-    Each row is one recipe with the differences in CPU, platform, GPU count and memory; the
-    recipe's memory is a minimum, so more memory is not a difference that matters.
+    The recipes' builds are the one recipe → build (`configurator/recipes.py`), as the
+    configurator page opens them. Each row is one recipe with the differences in CPU,
+    platform, GPU count (the recipe's range) and memory; the recipe's memory is a minimum, so
+    more memory is not a difference that matters.
     """
     build = quote.build
     gpu_count = build["gpu_count"]
-    rows = []
-    recipes = (
-        Scenario.objects.filter(active=True, gpus__slug=build["gpu"])
-        .select_related("cpu", "platform")
-        .distinct()
-    )
     mode = (quote.workload or {}).get("mode")
-    for recipe in recipes:
-        if mode and not getattr(recipe, f"for_{mode}", True):
+    rows = []
+    for recipe in recipe_builds():
+        scenario, fields = recipe.scenario, recipe.fields
+        if recipe.build.gpu.slug != build["gpu"]:
+            continue
+        if mode and mode not in scenario.modes:
             continue
         differences = []
-        if recipe.cpu.slug != build["cpu"]:
-            differences.append(("cpu", recipe.cpu.slug, build["cpu"]))
-        if recipe.platform and recipe.platform.slug != build["platform"]:
-            differences.append(("platform", recipe.platform.slug, build["platform"]))
-        low, high = _count_range(recipe.gpu_count)
-        if low is not None and not low <= gpu_count <= high:
-            differences.append(("gpu_count", recipe.gpu_count, gpu_count))
-        if build["memory_gb"] < recipe.memory_gb:
-            differences.append(("memory_gb", recipe.memory_gb, build["memory_gb"]))
+        if fields.cpu != build["cpu"]:
+            differences.append(("cpu", fields.cpu, build["cpu"]))
+        if fields.platform and fields.platform != build["platform"]:
+            differences.append(("platform", fields.platform, build["platform"]))
+        low, high = scenario.gpus_min, scenario.gpus_max
+        if high and not low <= gpu_count <= high:
+            span = f"{low}–{high}" if low != high else str(high)
+            differences.append(("gpu_count", span, gpu_count))
+        if build["memory_gb"] < fields.memory_gb:
+            differences.append(("memory_gb", fields.memory_gb, build["memory_gb"]))
         rows.append({"recipe": recipe, "differences": differences})
     return rows

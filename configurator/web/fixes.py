@@ -188,7 +188,7 @@ def _applied(finding: Finding, search: _Search) -> Fix | None:
     conformed, _ = conform(wanted, catalog)
     fits = _holds(change, conformed, wanted)
     if fits and _clears(finding.code, conformed, search):
-        return _made(finding.code, config, conformed, change, catalog)
+        return _made(finding.code, config, conformed, change, catalog, search.offered)
     # The platform cannot take the change: another platform (with the parts it takes) may.
     # It takes it but something else fails: one more part or step may clear that too; and
     # failing that, another platform with the NIC model (a board with lanes for the NICs the
@@ -201,7 +201,7 @@ def _applied(finding: Finding, search: _Search) -> Fix | None:
         best = _cheapest(finding.code, pairs, search, config)
     if best is None:
         return None
-    return _made(finding.code, config, best[1], change, catalog)
+    return _made(finding.code, config, best[1], change, catalog, search.offered)
 
 
 def _keeping(
@@ -228,7 +228,9 @@ def _picked(code: str, fields: tuple[str, ...], search: _Search) -> Fix | None:
     if best is None:
         return None
     name, fixed = best
-    return _made(code, config, fixed, Change.of(**{name: getattr(fixed, name)}), catalog)
+    return _made(
+        code, config, fixed, Change.of(**{name: getattr(fixed, name)}), catalog, search.offered
+    )
 
 
 def _cheapest(
@@ -288,7 +290,7 @@ def _cheapest_of(
 
 
 def _price(candidate: Configuration, search: _Search) -> float:
-    return bill_of_materials(candidate, search.catalog).monthly_price
+    return bill_of_materials(candidate, search.catalog, search.offered).monthly_price
 
 
 def _clears(code: str, candidate: Configuration, search: _Search) -> bool:
@@ -321,7 +323,12 @@ def _moves_gpus(candidate: Configuration, config: Configuration) -> bool:
 
 
 def _made(
-    code: str, config: Configuration, fixed: Configuration, change: Change, catalog: Catalog
+    code: str,
+    config: Configuration,
+    fixed: Configuration,
+    change: Change,
+    catalog: Catalog,
+    offered: Catalog,
 ) -> Fix:
     """Return the fix from `config` to `fixed`: the change's fields with the values they took,
     and every other field that differs as what the change needs."""
@@ -334,7 +341,7 @@ def _made(
         values=tuple((name, _value(name, getattr(fixed, name), catalog)) for name in asked),
         needs=tuple((name, _value(name, getattr(fixed, name), catalog)) for name in needs),
     )
-    return Fix(code, fixed, made, bill_of_materials(fixed, catalog).monthly_price)
+    return Fix(code, fixed, made, bill_of_materials(fixed, catalog, offered).monthly_price)
 
 
 def _value(name: str, value: object, catalog: Catalog) -> Value:

@@ -5,62 +5,33 @@ values each field may take on its platform; `conform` moves a configuration onto
 platform takes (a CPU of the platform's socket, no more GPUs than its slots, a DIMM population
 that exists, a PSU set its bays hold) and says what it changed, so a customer is only ever
 offered combinations that can be built. Without a platform nothing is conformed: the build is
-evaluated as the API would evaluate it.
+evaluated as the API would evaluate it. What a platform takes and the part sets that fill it
+(populations, PSU sets, slots) are the engine's (`engine/parts.py`), read here.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from configurator.engine.build import Cpu, Gpu, MemoryModule, Platform, Psu
+from configurator.engine.build import Cpu, Gpu, Platform
 from configurator.engine.catalog import Catalog
-from configurator.engine.memory import memory_requirement
+from configurator.engine.parts import (
+    MAX_GPUS_WITHOUT_PLATFORM,
+    MemoryOption,
+    PsuOption,
+    cpus_for,
+    gpus_for,
+    memory_options,
+    psu_options,
+    slots_of,
+)
 from configurator.engine.pcie import even_split
-from configurator.engine.rules import RuleParams
+from configurator.engine.recommend.layouts import nic_positions
 from configurator.schemas import MAX_NVME_PER_NODE
 from configurator.web.configuration import Configuration
 
-MAX_GPUS_WITHOUT_PLATFORM = 16  # the API's bound on GPUs per node
 MAX_NICS_WITHOUT_PLATFORM = 8
-PSU_BAYS_WITHOUT_PLATFORM = 8
 MAX_NODES = 16  # the recommender's default node limit; the API takes more
-REDUNDANCY = ("N+N", "N+1")  # a rental node always keeps a spare PSU
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryOption:
-    """A balanced DIMM population: the same module on every channel, one or two per channel."""
-
-    module: MemoryModule
-    count: int
-
-    @property
-    def total_gb(self) -> int:
-        return self.module.capacity_gb * self.count
-
-    @property
-    def price(self) -> float:
-        return self.module.monthly_price * self.count
-
-
-@dataclass(frozen=True, slots=True)
-class PsuOption:
-    """A redundant PSU set: `active` working units and their spares."""
-
-    psu: Psu
-    count: int
-    active: int
-    scheme: str
-
-    @property
-    def usable_w(self) -> int:
-        return self.psu.rated_w * self.active
-
-    @property
-    def price(self) -> float:
-        return self.psu.monthly_price * self.count
 
 
 @dataclass(frozen=True)
@@ -86,25 +57,6 @@ def platform_of(config: Configuration, catalog: Catalog) -> Platform | None:
     return catalog.find("platforms", config.platform) if config.platform else None
 
 
-def cpus_for(platform: Platform | None, catalog: Catalog) -> tuple[Cpu, ...]:
-    if platform is None:
-        return catalog.cpus
-    return tuple(cpu for cpu in catalog.cpus if cpu.socket == platform.cpu_socket)
-
-
-def gpus_for(platform: Platform | None, catalog: Catalog) -> tuple[Gpu, ...]:
-    if platform is None:
-        return catalog.gpus
-    return tuple(gpu for gpu in catalog.gpus if platform.takes_gpu(gpu))
-
-
-def slots_of(platform: Platform | None, cpu_count: int) -> tuple[int, ...]:
-    """Return the GPU slots each populated socket serves (a socket without a CPU serves none)."""
-    if platform is None:
-        return (MAX_GPUS_WITHOUT_PLATFORM,) * cpu_count
-    return tuple(platform.gpu_slots[:cpu_count])
-
-
 def splits_for(gpu_count: int, slots: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """Return every placement of the GPUs over the sockets that their slots hold."""
     if len(slots) == 1:
@@ -116,53 +68,6 @@ def splits_for(gpu_count: int, slots: tuple[int, ...]) -> tuple[tuple[int, ...],
     )
 
 
-def memory_options(
-    cpu: Cpu | None, cpu_count: int, platform: Platform | None, ecc: bool, catalog: Catalog
-) -> tuple[MemoryOption, ...]:
-    """Return the cheapest balanced population of each total the CPU and board can hold."""
-    if cpu is None:
-        return ()
-    channels = cpu.memory_channels * cpu_count
-    slots = platform.dimm_slots_per_socket * cpu_count if platform else channels * 2
-    best: dict[int, MemoryOption] = {}
-    for module in catalog.memory:
-        if module.ddr_gen != cpu.ddr_gen or module.ecc != ecc:
-            continue
-        if ecc and not module.registered:
-            continue
-        for per_channel in (1, 2):
-            if channels * per_channel > slots:
-                continue
-            option = MemoryOption(module, channels * per_channel)
-            kept = best.get(option.total_gb)
-            if kept is None or (option.price, option.count) < (kept.price, kept.count):
-                best[option.total_gb] = option
-    return tuple(best[total] for total in sorted(best))
-
-
-def psu_options(platform: Platform | None, catalog: Catalog) -> tuple[PsuOption, ...]:
-    """Return the cheapest redundant PSU set of each usable output the platform's bays hold.
-
-    Only PSUs the platform takes count (engine Platform.takes_psu: its own models, its
-    maker's, up to the bay rating).
-    """
-    bays = platform.psu_bays if platform else PSU_BAYS_WITHOUT_PLATFORM
-    best: dict[int, PsuOption] = {}
-    for psu in catalog.psus:
-        if platform is not None and not platform.takes_psu(psu):
-            continue
-        for active in range(1, bays):
-            for scheme in REDUNDANCY:
-                count = 2 * active if scheme == "N+N" else active + 1
-                if count > bays:
-                    continue
-                option = PsuOption(psu, count, active, scheme)
-                kept = best.get(option.usable_w)
-                if kept is None or (option.price, -count) < (kept.price, -kept.count):
-                    best[option.usable_w] = option
-    return tuple(best[watts] for watts in sorted(best))
-
-
 def choices(config: Configuration, catalog: Catalog) -> Choices:
     """Return what each field of the configuration may be, given its platform and parts."""
     platform = platform_of(config, catalog)
@@ -172,7 +77,8 @@ def choices(config: Configuration, catalog: Catalog) -> Choices:
     slots = slots_of(platform, config.cpu_count)
     has_nvlink = gpu is not None and gpu.has_nvlink
     board_nvlink = platform is None or platform.nvlink != "none"
-    nic_slots = platform.nic_slots if platform else MAX_NICS_WITHOUT_PLATFORM
+    # NIC slots, and on a PCIe board the GPU slots the GPUs leave empty (as the API counts).
+    nic_slots = nic_positions(platform, config.gpu_count) if platform else MAX_NICS_WITHOUT_PLATFORM
     return Choices(
         platforms=catalog.platforms,
         cpus=cpus_for(platform, catalog),
@@ -245,7 +151,7 @@ def conform(config: Configuration, catalog: Catalog) -> tuple[Configuration, lis
         psus = psu_options(platform, catalog)
         if psus and values["psu_watts"] not in {option.usable_w for option in psus}:
             values["psu_watts"] = _nearest_at_least([o.usable_w for o in psus], values["psu_watts"])
-        values["nics"] = min(values["nics"], platform.nic_slots)
+        values["nics"] = min(values["nics"], nic_positions(platform, values["gpu_count"]))
         values["nvme"] = min(values["nvme"], platform.nvme_bays)
     conformed = Configuration(**values)
     adjustments = [
@@ -264,49 +170,3 @@ def _conform_parts(values: dict, platform: Platform, catalog: Catalog) -> None:
     if gpus and all(gpu.slug != values["gpu"] for gpu in gpus):
         values["gpu"] = gpus[0].slug
     values["cpu_count"] = min(values["cpu_count"], platform.sockets)
-
-
-def complete(
-    *,
-    platform: Platform,
-    cpu: Cpu,
-    gpu: Gpu,
-    gpu_count: int,
-    memory_min_gb: int,
-    catalog: Catalog,
-    rules: RuleParams,
-    power_need_w: Callable[[Configuration], int],
-) -> Configuration:
-    """Return a full configuration of these parts: memory and PSUs sized by the rules.
-
-    Memory is the smallest population holding both the rules' requirement and
-    `memory_min_gb`; the PSU set is the smallest that covers the node's power need, which
-    `power_need_w` computes for the configuration (the engine's power budget).
-    """
-    sockets = min(platform.sockets, cpu.max_sockets)
-    slots = slots_of(platform, sockets)
-    caps = tuple(min(slot, rules.gpus_per_socket_max) for slot in slots)
-    gpu_count = max(1, min(gpu_count, sum(slots)))
-    split = even_split(gpu_count, sockets)
-    if any(count > cap for count, cap in zip(split, caps, strict=True)):
-        split = splits_for(gpu_count, slots)[0]
-    need = memory_requirement(gpu_count, gpu.memory_gb, rules).required_gb
-    memory = memory_options(cpu, sockets, platform, True, catalog)
-    wanted_gb = max(math.ceil(need), memory_min_gb)
-    totals = [option.total_gb for option in memory] or [wanted_gb]
-    draft = Configuration(
-        cpu=cpu.slug,
-        cpu_count=sockets,
-        gpu=gpu.slug,
-        gpu_count=gpu_count,
-        gpus_per_socket=split,
-        memory_gb=_nearest_at_least(totals, wanted_gb),
-        memory_ecc=True,
-        psu_watts=0,
-        nvlink=gpu.has_nvlink and platform.nvlink != "none",
-        numa_binding=True,
-        platform=platform.slug,
-    )
-    power_w = power_need_w(draft)
-    psus = [option.usable_w for option in psu_options(platform, catalog)] or [power_w]
-    return draft.changed(psu_watts=_nearest_at_least(psus, power_w))

@@ -15,14 +15,11 @@ from functools import cached_property, lru_cache
 from urllib.parse import urlencode
 
 from configurator import selectors, services
-from configurator.engine.build import Build, Platform
+from configurator.engine.build import Build
 from configurator.engine.evaluate import Evaluation, evaluate
 from configurator.engine.findings import Finding
 from configurator.engine.performance import Performance
-from configurator.engine.power import power_budget
-from configurator.engine.recommend import Scenario
 from configurator.engine.registry import REGISTRY
-from configurator.engine.rules import RuleParams
 from configurator.inputs import (
     InputErrors,
     build_from_input,
@@ -30,11 +27,11 @@ from configurator.inputs import (
     workload_from_input,
 )
 from configurator.quotes.services import AssessedBuild
+from configurator.recipes import recipe_for
 from configurator.schemas import BuildIn, WorkloadIn
 from configurator.translation import localize, localized_errors
 from configurator.web.configuration import Configuration, WorkloadChoice
 from configurator.web.fixes import Fix, Judge, fix_for, fixes_for
-from configurator.web.options import complete
 from configurator.web.pricing import Bill, bill_of_materials
 
 DEFAULT_RECIPE = "S2"  # the page opens on the guide's mid-size training recipe
@@ -107,7 +104,7 @@ def configuration_assess(
         evaluated = services.build_evaluate(
             build=build, workload=engine_workload, snapshot=snapshot
         )
-    bill = bill_of_materials(config, everything)
+    bill = bill_of_materials(config, everything, snapshot[0].offered)
     return Assessment(config, workload, evaluated, bill, errors)
 
 
@@ -166,8 +163,9 @@ _RECIPE_BUILDS: dict[tuple[str, int, int], tuple[Snapshot, Configuration | None]
 def configuration_from_recipe(
     code: str, *, snapshot: Snapshot | None = None
 ) -> Configuration | None:
-    """Return a recipe's build (S1–S3): its parts, memory and PSUs sized by the rules; sized
-    once per catalog and rules snapshot, since every configurator request starts from one."""
+    """Return a recipe's build (S1–S3): its parts, memory and PSUs sized by the rules
+    (`configurator/recipes.py`); sized once per catalog and rules snapshot, since every
+    configurator request starts from one."""
     snapshot = snapshot or selectors.snapshots()
     key = (code, id(snapshot[0]), id(snapshot[1]))
     cached = _RECIPE_BUILDS.get(key)
@@ -179,40 +177,12 @@ def configuration_from_recipe(
 
 
 def _recipe_build(code: str, snapshot: Snapshot) -> Configuration | None:
-    catalog, rules = snapshot
-    scenario = next((s for s in rules.scenarios if s.code == code), None)
-    if scenario is None or not scenario.platform_slug:
+    """Return the recipe's build (`configurator/recipes.py`, as the fleet and the recommender
+    build it) as the page's fields."""
+    recipe = recipe_for(code, snapshot=snapshot)
+    if recipe is None:
         return None
-    everything = catalog.everything
-    platform = everything.find("platforms", scenario.platform_slug)
-    cpu = everything.find("cpus", scenario.cpu_slug)
-    gpus = [everything.find("gpus", slug) for slug in scenario.gpu_slugs]
-    gpus = sorted((gpu for gpu in gpus if gpu), key=lambda gpu: -gpu.memory_gb)
-    if platform is None or cpu is None or not gpus:
-        return None
-    params = rules.current[rules.default].params
-
-    def power_need_w(config: Configuration) -> int:
-        build = build_from_input(_build_in(config.changed(psu_watts=1)), everything)
-        return power_budget(build, params).required_w
-
-    return complete(
-        platform=platform,
-        cpu=cpu,
-        gpu=gpus[0],
-        gpu_count=_recipe_gpu_count(scenario, platform, params),
-        memory_min_gb=scenario.memory_gb,
-        catalog=everything,
-        rules=params,
-        power_need_w=power_need_w,
-    )
-
-
-def _recipe_gpu_count(scenario: Scenario, platform: Platform, params: RuleParams) -> int:
-    """Return the most GPUs the recipe names (S2: 4–8) that its platform's slots take within
-    the rules' GPUs per socket."""
-    slots = sum(min(slots, params.gpus_per_socket_max) for slots in platform.gpu_slots)
-    return min(slots, scenario.gpus_max) if scenario.gpus_max else slots
+    return Configuration.from_build(recipe.build)
 
 
 def recipes(*, snapshot: Snapshot | None = None) -> list[tuple[str, str]]:

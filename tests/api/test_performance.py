@@ -2,7 +2,9 @@
 
 import pytest
 
-from catalog.models import Cpu, Gpu, MemoryModule
+from configurator import selectors
+from configurator.web.configuration import Configuration
+from configurator.web.pricing import bill_of_materials
 
 pytestmark = pytest.mark.django_db
 EVALUATE = "/api/v1/evaluate"
@@ -10,18 +12,17 @@ SIZING = "/api/v1/sizing"
 
 
 def node_price(build: dict) -> float:
-    """Price the parts an evaluated build names, as the service does."""
-    cpu = Cpu.objects.get(slug=build["cpu"])
-    gpu = Gpu.objects.get(slug=build["gpu"])
-    per_gb = min(
-        float(m.monthly_price) / m.capacity_gb
-        for m in MemoryModule.objects.filter(ddr_gen=cpu.ddr_gen, ecc=True, registered=True)
-    )
-    return (
-        float(cpu.monthly_price) * build["cpu_count"]
-        + float(gpu.monthly_price) * build["gpu_count"]
-        + per_gb * build["memory_gb"]
-    )
+    """Price a build as the configurator page's bill does (the one bill, engine/pricing.py)."""
+    fields = Configuration.field_names()
+    values = {name: value for name, value in build.items() if name in fields}
+    values["gpus_per_socket"] = tuple(values.get("gpus_per_socket") or ())
+    values["platform"] = values.get("platform") or ""
+    values["nic"] = values.get("nic") or ""
+    values.setdefault("nvlink", False)
+    catalog = selectors.snapshots()[0]
+    return bill_of_materials(
+        Configuration(**values), catalog.everything, catalog.offered
+    ).monthly_price
 
 
 def test_training_work_answers_time_to_train_and_cost_per_run(post_json, example):
@@ -59,7 +60,7 @@ def test_a_workload_without_work_answers_no_performance(post_json, example):
     assert "performance" not in post_json(EVALUATE, example).json()
 
 
-def test_evaluation_states_the_monthly_price_of_the_parts_it_names(post_json, example):
+def test_evaluation_states_the_monthly_price_of_the_bill(post_json, example):
     body = post_json(EVALUATE, example).json()
     assert body["monthly_price"] == pytest.approx(node_price(example["build"]), abs=0.01)
 

@@ -112,10 +112,10 @@ def test_memory_never_picks_non_ecc_or_another_ddr_generation():
 def test_psus_are_redundant_and_cover_the_need():
     choice = cheapest_psus(5280, 4, PSUS)
     # 4 × 2000 W as 3+1 (200 CNY) beats 4 × 3000 W as 2+2 (360 CNY); both keep a spare.
-    assert (choice.psu.rated_w, choice.count, choice.scheme) == (2000, 4, "3+1")
+    assert (choice.psu.rated_w, choice.count, choice.label) == (2000, 4, "3+1")
     assert choice.usable_w == 6000 >= 5280
     n_plus_one = cheapest_psus(5280, 3, PSUS)
-    assert (n_plus_one.count, n_plus_one.scheme) == (3, "2+1")
+    assert (n_plus_one.count, n_plus_one.label) == (3, "2+1")
     assert cheapest_psus(9000, 2, PSUS) is None
 
 

@@ -6,7 +6,6 @@ import subprocess
 import pytest
 from django.urls import reverse
 
-from configurator import selectors
 from configurator.fleet.binding import compact, layout_for_build
 from configurator.fleet.delivery import build_script, facts_script
 from configurator.fleet.probe.facts import node_facts
@@ -36,9 +35,7 @@ def is_bash(script: str, tmp_path) -> bool:
 
 @pytest.fixture
 def recipes(db):
-    catalog, rules = selectors.snapshots()
-    return {r.code + ":" + r.build.gpu.slug: r for r in recipe_builds(
-        catalog.everything, rules.current[rules.default].params)}  # fmt: skip
+    return {r.code + ":" + r.build.gpu.slug: r for r in recipe_builds()}
 
 
 def test_s3_ranks_bind_to_their_socket_without_sharing_cores(recipes, tmp_path):

@@ -47,8 +47,8 @@ def good_build():
 
 @pytest.fixture
 def bad_build():
-    # Half the system memory the eight GPUs need: the memory check fails.
-    return {**copy.deepcopy(GOOD_BUILD), "memory_gb": 384}
+    # Half the system memory the eight GPUs need, in 12 × 32 GB: the memory check fails.
+    return {**copy.deepcopy(GOOD_BUILD), "memory_gb": 384, "dimm_count": 12}
 
 
 @pytest.fixture

@@ -46,11 +46,18 @@ def test_numbers_follow_each_other(make_quote):
     assert second.sequence == first.sequence + 1
 
 
-def test_a_quote_must_name_its_platform(make_quote, good_build):
+def test_a_quote_without_a_platform_freezes_the_platform_the_bill_assumes(make_quote, good_build):
     del good_build["platform"]
+    quote = make_quote(good_build)
+    platform = next(line for line in quote.bom if line["kind"] == "platform")
+    # The cheapest offered platform that takes 2 × Xeon Gold 6530 and 8 × A800 PCIe.
+    assert quote.build["platform"] == platform["sku"] == "smc-sys-421ge-tnrt"
+
+
+def test_a_quote_refuses_a_memory_size_no_population_gives(make_quote, good_build):
     with pytest.raises(InputErrors) as error:
-        make_quote(good_build)
-    assert "build.platform" in error.value.errors
+        make_quote({**good_build, "memory_gb": 500})
+    assert "build.memory_gb" in error.value.errors
     assert not Quote.objects.exists()
 
 

@@ -174,7 +174,8 @@ def test_price_is_the_bill_of_materials_on_the_cheapest_platform_that_fits(clien
     lines = {line["kind"]: line for line in bill["lines"]}
     assert lines["Platform"]["slug"] == "smc-as-8125gs-tnhr"
     assert lines["GPU"]["qty"] == 8
-    # 1024 GB is no balanced population of 24 channels: the next one up is priced, and said
+    # 1024 GB is no balanced population of 24 channels and the build counts no DIMMs (it is
+    # evaluated with one per channel): the next balanced one up is priced, and said
     assert lines["Memory"]["qty"] == 24
     assert "System memory priced as 1,152" in html
     assert bill["platform_assumed"]

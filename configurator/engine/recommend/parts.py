@@ -1,82 +1,48 @@
-"""Part pickers: the cheapest memory population, redundant PSU set and network card that fit."""
+"""Part pickers: the cheapest memory population, redundant PSU set and network card that fit.
+
+A population and a PSU set are those of `engine/parts.py`, which the bill and the
+configurator's options read too: the recommender picks the cheapest of them that covers a need.
+"""
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
-
 from configurator.engine.build import Cpu, MemoryModule, Nic, Platform, Psu
+from configurator.engine.parts import (
+    REDUNDANCY,
+    MemoryOption,
+    PsuOption,
+    cheapest_population,
+    cheapest_psu_set,
+)
 
-REDUNDANCY = ("N+N", "N+1")  # preferred first; a rental node never runs without a spare PSU
+MemoryChoice = MemoryOption
+PsuChoice = PsuOption
 
-
-@dataclass(frozen=True, slots=True)
-class PsuChoice:
-    psu: Psu
-    count: int
-    scheme: str
-    usable_w: int
-
-    @property
-    def price(self) -> float:
-        return self.count * self.psu.monthly_price
-
-
-@dataclass(frozen=True, slots=True)
-class MemoryChoice:
-    module: MemoryModule
-    count: int
-
-    @property
-    def total_gb(self) -> int:
-        return self.count * self.module.capacity_gb
-
-    @property
-    def price(self) -> float:
-        return self.count * self.module.monthly_price
+__all__ = [
+    "REDUNDANCY",
+    "MemoryChoice",
+    "PsuChoice",
+    "cheapest_memory",
+    "cheapest_nic",
+    "cheapest_psus",
+]
 
 
 def cheapest_memory(
     required_gb: float, cpu: Cpu, platform: Platform, modules: tuple[MemoryModule, ...]
-) -> MemoryChoice | None:
+) -> MemoryOption | None:
     """Return the cheapest ECC RDIMM population: same DIMM on every channel, 1 or 2 per channel."""
-    channels = cpu.memory_channels * platform.sockets
-    slots = platform.dimm_slots_per_socket * platform.sockets
-    best = None
-    for module in modules:
-        if module.ddr_gen != cpu.ddr_gen or not (module.ecc and module.registered):
-            continue
-        for per_channel in (1, 2):
-            count = channels * per_channel
-            if count > slots or count * module.capacity_gb < required_gb:
-                continue
-            choice = MemoryChoice(module, count)
-            if best is None or (choice.price, count) < (best.price, best.count):
-                best = choice
-    return best
+    return cheapest_population(required_gb, cpu, platform.sockets, platform, modules)
 
 
 def cheapest_psus(
     required_w: int, bays: int, psus: tuple[Psu, ...], bay_max_w: int = 0
-) -> PsuChoice | None:
+) -> PsuOption | None:
     """Return the cheapest redundant PSU set whose working units cover `required_w`.
 
     Only PSUs a bay takes count: rated at most `bay_max_w` (0: any).
     """
-    best = None
-    for psu in psus:
-        if bay_max_w and psu.rated_w > bay_max_w:
-            continue
-        active = max(1, math.ceil(required_w / psu.rated_w))
-        for scheme in REDUNDANCY:
-            count = 2 * active if scheme == "N+N" else active + 1
-            if count > bays:
-                continue
-            label = f"{active}+{count - active}"
-            choice = PsuChoice(psu, count, label, active * psu.rated_w)
-            if best is None or (choice.price, -count) < (best.price, -best.count):
-                best = choice
-    return best
+    return cheapest_psu_set(required_w, bays, psus, bay_max_w)
 
 
 def cheapest_nic(nics: tuple[Nic, ...], speed_min: int) -> Nic | None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from configurator.engine.build import Build, Mode, Nic, Platform, Workload
 from configurator.engine.evaluate import Evaluation
 from configurator.engine.performance import Performance
+from configurator.engine.pricing import Line
 from configurator.engine.shapes import Replicas
 
 
@@ -43,17 +44,6 @@ class Scenario:
             not self.gpus_max or gpus_per_node <= self.gpus_max
         )
         return counted and (nodes == 1 or Mode.TRAIN in self.modes)
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One line of the bill of materials of one node."""
-
-    kind: str
-    slug: str
-    name: str
-    qty: int
-    monthly_price: float  # per unit
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ from configurator.engine.performance import (
     performance,
 )
 from configurator.engine.power import power_budget
+from configurator.engine.pricing import build_bill
 from configurator.engine.recommend.explain import Rejection, explain, no_build_reason
 from configurator.engine.recommend.layouts import (
     Layout,
@@ -51,8 +52,8 @@ from configurator.engine.recommend.parts import (
     cheapest_nic,
     cheapest_psus,
 )
+from configurator.engine.recommend.recipes import recipe_gpus, recipe_node
 from configurator.engine.recommend.results import (
-    Line,
     Recommendation,
     Recommendations,
     Scenario,
@@ -388,18 +389,11 @@ def complete(
     if psus is None:
         search.rejections[Rejection.PSU_BAYS] += 1
         return None
-    node_price = (
-        platform.monthly_price
-        + sockets * cpu.monthly_price
-        + plan.per_node * gpu.monthly_price
-        + memory.price
-        + psus.price
-        + (plan.nics * nic.monthly_price if nic else 0.0)
-    )
-    price = plan.nodes * node_price
+    build = replace(draft, psu_watts=psus.usable_w)
+    priced = build_bill(build, search.catalog, platform=platform, nic=nic, memory=memory, psus=psus)
+    price = priced.monthly_price
     if price >= bound:
         return None
-    build = replace(draft, psu_watts=psus.usable_w)
     evaluation = evaluate(build, rules, workload)
     search.explored += 1
     if evaluation.verdict != Verdict.ACCEPT:
@@ -409,35 +403,20 @@ def complete(
         return None
     work = None
     if search.by_work:
-        work = search.unit(gpu, platform, plan, build.pcie_gen).priced(round(price, 2))
+        work = search.unit(gpu, platform, plan, build.pcie_gen).priced(price)
         if not work.meets_target:
             search.rejections[Rejection.WORK] += 1
             search.missed.add(gpu.slug)
             return None
-    bom = [
-        Line("platform", platform.slug, platform.name, 1, platform.monthly_price),
-        Line("cpu", cpu.slug, cpu.name, sockets, cpu.monthly_price),
-        Line("gpu", gpu.slug, gpu.name, plan.per_node, gpu.monthly_price),
-        Line(
-            "memory",
-            memory.module.slug,
-            memory.module.name,
-            memory.count,
-            memory.module.monthly_price,
-        ),
-        Line("psu", psus.psu.slug, psus.psu.name, psus.count, psus.psu.monthly_price),
-    ]
-    if nic:
-        bom.append(Line("nic", nic.slug, nic.name, plan.nics, nic.monthly_price))
     return Recommendation(
         build=build,
         platform=platform,
-        bom=tuple(bom),
+        bom=priced.lines,
         evaluation=evaluation,
-        monthly_price=round(price, 2),
+        monthly_price=price,
         why="",
         nic=nic,
-        psu_scheme=psus.scheme,
+        psu_scheme=psus.label,
         replicas=plan.replicas,
         tier=tier(workload, platform, plan),
         performance=work,
@@ -544,27 +523,25 @@ def _search_gpu(
 
 
 def _scenario_candidates(search: Search, catalog: Catalog, scenarios: Iterable[Scenario]) -> None:
+    """Offer each recipe that matches the workload: its parts and its memory rule
+    (`recipes.py`: the cheapest population of at least the recipe's RAM and what the rules
+    ask), with the GPUs the workload needs within the recipe's range — the recipe's own build
+    when the workload needs its GPU count; a recipe without a platform, on each that takes it."""
     for scenario in scenarios:
         if not scenario.matches(search.workload):
             continue
         cpu = catalog.find("cpus", scenario.cpu_slug)
-        for gpu_slug in scenario.gpu_slugs:
-            gpu = catalog.find("gpus", gpu_slug)
-            if cpu is None or gpu is None or gpu.slug not in search.needed:
+        for gpu in recipe_gpus(scenario, catalog):
+            if cpu is None or gpu.slug not in search.needed:
                 continue
             if search.workload.gpu and gpu.slug != search.workload.gpu:
                 continue
-            platforms = (
-                [catalog.find("platforms", scenario.platform_slug)]
-                if scenario.platform_slug
-                else catalog.platforms
-            )
+            node = recipe_node(scenario, catalog, search.rules, gpu)
+            if scenario.platform_slug and node is None:
+                continue
+            platforms = [node.platform] if node else catalog.platforms
             for platform in platforms:
-                if (
-                    platform is None
-                    or not platform.takes_gpu(gpu)
-                    or platform.cpu_socket != cpu.socket
-                ):
+                if not platform.takes_gpu(gpu) or platform.cpu_socket != cpu.socket:
                     continue
                 plan = search.plan(gpu, platform)
                 # The recipe's name goes only on a build of the recipe's GPUs per node.
