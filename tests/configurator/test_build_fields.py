@@ -19,6 +19,7 @@ from configurator.engine.build import (
     BUILD_FROM_NIC,
     BUILD_FROM_PLATFORM,
     BUILD_GIVEN,
+    NAMED_PARTS,
     Build,
 )
 from configurator.fleet.rows import ROW_OPTIONAL_FIELDS, build_fields
@@ -88,7 +89,10 @@ def test_every_field_of_a_build_is_given_or_taken_from_a_part():
 
 
 def test_the_assembler_takes_every_given_field():
-    assert set(inspect.signature(Build.assemble).parameters) - {"cls"} == set(BUILD_GIVEN)
+    # A part a build names by slug (NAMED_PARTS) is given in `parts`, by its field's name.
+    given = set(inspect.signature(Build.assemble).parameters) - {"cls", "parts"}
+    assert given | {part.name for part in NAMED_PARTS} == set(BUILD_GIVEN)
+    assert {part.name for part in NAMED_PARTS} <= {f.name for f in dataclasses.fields(Build)}
 
 
 def test_the_sample_sets_every_given_field_off_its_default():
