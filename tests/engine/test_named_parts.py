@@ -50,4 +50,3 @@ def test_a_named_part_is_found_by_slug_or_name_and_an_unknown_one_is_named(monke
     assert errors.errors == {
         "build.spare": ["Unknown Network card model 'nope': use a catalog slug or name."]
     }
-
