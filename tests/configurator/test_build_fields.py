@@ -51,7 +51,7 @@ NOT_CARRIED = {
     # The page sizes the DIMMs from the CPU's channels; the permalink does not hold a count.
     "permalink": MEASURED | {"dimm_count"},
     # A recommended build has no drives (api.md's recommend build has no `nvme`).
-    "recommendation": MEASURED | {"nvme"},
+    "recommendation": MEASURED | {"nvme", *(part.name for part in NAMED_PARTS)},
     "quote": MEASURED,
 }
 
@@ -77,6 +77,8 @@ def _sample() -> Build:
         nvme=2,
         dimm_count=24,
         gpus_cross_numa=1,
+        # each part a build names by slug: the first of its kind the seed catalog holds
+        parts={part.name: getattr(everything, part.key)[0] for part in NAMED_PARTS},
     )
 
 
