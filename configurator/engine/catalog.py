@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 
-from configurator.engine.build import Cpu, Gpu, MemoryModule, Nic, Platform, Psu
+from configurator.engine.build import NAMED_PARTS, Cpu, Gpu, MemoryModule, Nic, Platform, Psu
 
 IDENTITY = frozenset({"slug", "name", "monthly_price"})
 
@@ -58,6 +58,15 @@ class Catalog:
     def find(self, kind: str, key: str) -> object | None:
         """Return the item of a kind whose slug or name is `key` (case-insensitive)."""
         return self._by_key[kind].get(key.strip().lower())
+
+    def find_named(self, build: object) -> dict[str, object | None]:
+        """Return each part a build (the API's build, the page's configuration) names by slug
+        (`build.NAMED_PARTS`), by field: the part, or None when not named or not found."""
+        found = {}
+        for part in NAMED_PARTS:
+            ref = getattr(build, part.name) or None
+            found[part.name] = self.find(part.key, ref) if ref else None
+        return found
 
 
 # The kinds of part, one per field of Catalog: the engine's side of a kind is its dataclass
