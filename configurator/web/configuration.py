@@ -8,6 +8,7 @@ The field names are the build fields of api.md ("Web pages"), so a permalink rea
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
+from functools import cache
 
 from configurator.engine.build import NAMED_PARTS, Workload
 from configurator.engine.fields import declarations
@@ -96,7 +97,7 @@ class Configuration:
 
     @classmethod
     def field_names(cls) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(cls))
+        return _field_names(cls)
 
 
 class WorkloadChoice:
@@ -152,3 +153,8 @@ def query_value(value: object) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
