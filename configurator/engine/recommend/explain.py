@@ -38,7 +38,7 @@ from configurator.engine.power import power_budget
 from configurator.engine.recommend.results import Recommendation
 from configurator.engine.registry import REGISTRY, CheckKind
 from configurator.engine.rules import RuleParams
-from configurator.engine.shapes import data_parallel, replica_gb
+from configurator.engine.shapes import HGX_BOARD_SIZES, data_parallel, replica_gb
 from configurator.engine.sizing import size_workload, usable_gb
 
 if TYPE_CHECKING:
@@ -288,7 +288,9 @@ def _deployable_fewest(
 
     free = replace(workload, gpu_count=None)
     probe = Search(free, catalog, search.rules, search.limit, search.max_nodes)
-    fewest = fewest_gpus(free, gpu, probe.usable(gpu), 1024)
+    # Within the search's limits: a figure beyond them is no build the recommender returns.
+    most = search.max_nodes * max(HGX_BOARD_SIZES)
+    fewest = fewest_gpus(free, gpu, probe.usable(gpu), most)
     if fewest is None:
         return None
     probe.needed[gpu.slug] = fewest
@@ -297,6 +299,8 @@ def _deployable_fewest(
     if not plans:
         return f"{fewest} × {gpu.name}"
     plan = min(plans, key=lambda plan: (plan.total, plan.nodes))
+    if plan.total > most:
+        return None
     if plan.nodes == 1:
         return f"{plan.total} × {gpu.name}"
     return _(
@@ -316,7 +320,9 @@ def no_build_reason(
         return _("The catalog offers no GPU.")
     if search.by_work and not search.needed and search.rejections.get(Rejection.WORK):
         return work_reason(workload, gpus, rules, max_gpus)
-    if not search.needed:
+    # Every GPU offered fails the precision check: that check is the reason, counted below.
+    unable = search.rejections.get("precision", 0) >= len(gpus)
+    if not search.needed and not unable:
         largest = max(gpus, key=lambda g: g.memory_gb)
         count = workload.gpu_count or max_gpus
         if not count:
@@ -351,7 +357,7 @@ def no_build_reason(
             rejection=_rejection_words(code),
             candidates=ngettext("%(n)s candidate", "%(n)s candidates", count),
         )
-        for code, count in search.rejections.most_common(3)
+        for code, count in search.rejections.most_common()
     )
     return _("Every candidate build was rejected; most often: %(common)s.", common=common)
 
