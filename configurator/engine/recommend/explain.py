@@ -319,7 +319,7 @@ def no_build_reason(
             return _("The catalog offers no GPU %(gpu)s.", gpu=repr(workload.gpu))
         return _("The catalog offers no GPU.")
     if search.by_work and not search.needed and search.rejections.get(Rejection.WORK):
-        return work_reason(workload, gpus, rules, max_gpus)
+        return work_reason(workload, gpus, rules, work_gpus(search, max_gpus))
     # Every GPU offered fails the precision check: that check is the reason, counted below.
     unable = search.rejections.get("precision", 0) >= len(gpus)
     if not search.needed and not unable:
@@ -362,6 +362,12 @@ def no_build_reason(
     return _("Every candidate build was rejected; most often: %(common)s.", common=common)
 
 
+def work_gpus(search: Search, max_gpus: int) -> int:
+    """Return the most GPUs the work is timed on: within the search's nodes of 8 (the nodes
+    `Cluster.of_gpus` times), never a figure beyond what a build spans."""
+    return min(max_gpus, search.max_nodes * max(HGX_BOARD_SIZES))
+
+
 def work_reason(workload: Workload, gpus: list[Gpu], rules: RuleParams, max_gpus: int) -> str:
     """Say that no build within the node limit meets the deadline or target, and the best."""
     best = None
@@ -369,9 +375,12 @@ def work_reason(workload: Workload, gpus: list[Gpu], rules: RuleParams, max_gpus
         work = performance(Cluster.of_gpus(gpu, max_gpus, rules), workload, rules, 0.0)
         if work is None or (work.time_to_train_days is None and work.tokens_per_s is None):
             continue
-        score = (
-            work.time_to_train_days if work.time_to_train_days is not None else -(work.tokens_per_s)
-        )
+        if work.time_to_train_days is not None:
+            score = work.time_to_train_days
+        elif workload.target_tokens_per_s is None:  # a first-token target: the soonest first
+            score = work.time_to_first_token_s
+        else:
+            score = -work.tokens_per_s
         if best is None or score < best[0]:
             best = (score, gpu, work)
     limit = counted_gpus(max_gpus)

@@ -36,7 +36,12 @@ from configurator.engine.performance import (
 )
 from configurator.engine.power import power_budget
 from configurator.engine.pricing import build_bill
-from configurator.engine.recommend.explain import Rejection, explain, no_build_reason
+from configurator.engine.recommend.explain import (
+    Rejection,
+    explain,
+    no_build_reason,
+    work_gpus,
+)
 from configurator.engine.recommend.layouts import (
     Layout,
     arrange,
@@ -628,7 +633,7 @@ def recommend(
             fewest = fewest_gpus(workload, gpu, search.usable(gpu), max_gpus)
             if fewest is not None and search.by_work and not workload.gpu_count:
                 # Meet the deadline or throughput target with more GPUs (whole nodes).
-                fewest = gpus_for_work(workload, gpu, fewest, rules, max_gpus)
+                fewest = gpus_for_work(workload, gpu, fewest, rules, work_gpus(search, max_gpus))
                 if fewest is None:
                     search.rejections[Rejection.WORK] += 1
             if fewest is not None:
