@@ -322,9 +322,10 @@ def test_every_timed_build_describes_the_deployment_it_was_timed_on(
 
 
 def test_405b_fp8_finds_its_8_gpu_node_for_any_target(client):
-    """Meta's Llama 3.1 405B FP8 release serves on one 8 × H100/H200 node (model card:
-    "a single node of 8 H100"; huggingface.co/meta-llama/Llama-3.1-405B-Instruct-FP8). The
-    fewest that hold its weights, 4 or 6 SXM GPUs, are no board: rounded up to 8 first."""
+    """NVIDIA's Llama-3.1-405B-Instruct-FP8 (huggingface.co/nvidia/Llama-3.1-405B-Instruct-FP8,
+    "Test Hardware: H200") serves on one 8-GPU Hopper node: ~406 GB of FP8 weights fit 8 cards
+    of 80 GB or more. The fewest that hold the weights, 4 or 6 SXM GPUs, are no HGX board:
+    rounded up to 8 before the target is searched (issue 18)."""
     base = {"model": "llama-3.1-405b", "mode": "infer", "precision": "fp8"}
     for target in ({"target_tokens_per_s": 500}, {"target_tokens_per_s": 1000},
                    {"target_ttft_s": 1}, {"concurrent_users": 16}):  # fmt: skip
@@ -351,9 +352,8 @@ def test_671b_fp8_on_h200_is_one_node_as_evaluate_times_it(client):
 
 
 def test_deepseek_r1_fp8_at_3000_tokens_finds_the_published_builds(client):
-    """SGLang's DeepSeek-V3/R1 guide lists 8 × H200 (one node) and 2 × 8 H20 (two nodes) for
-    FP8 serving (docs.sglang.ai, "DeepSeek V3/R1 usage": "8 x H200", "2 x 8 x H20"); H100/H800
-    80 GB need two nodes of 8 as well."""
+    """SGLang lists 8 × H200 or 2 × 8 × H100/H800/H20 for DeepSeek-V3/R1 with FP8 weights
+    (github.com/sgl-project/sglang, docs/basic_usage/deepseek_v3.md; docs/performance.md)."""
     workload = {"model": "deepseek-r1", "mode": "infer", "precision": "fp8",
                 "target_tokens_per_s": 3000}  # fmt: skip
     workload = with_params(workload)
