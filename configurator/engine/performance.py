@@ -937,6 +937,8 @@ def gpus_for_work(
                 shortfall = workload.target_tokens_per_s / result.tokens_per_s
             if workload.target_ttft_s is not None and result.time_to_first_token_s:
                 shortfall = max(shortfall, result.time_to_first_token_s / workload.target_ttft_s)
+        elif workload.mode == Mode.INFER and gpu.peak_tflops(workload.precision) > 0:
+            shortfall = 2.0  # no replica of this count holds the model and a sequence: grow
         else:
             return None  # no datasheet figures: the work cannot be timed
         # At most double: more GPUs per replica also free memory for more sequences, so

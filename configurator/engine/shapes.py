@@ -141,7 +141,8 @@ def deployable_count(gpu: Gpu, count: int, per_node_max: int = 8) -> int:
     """Return the fewest GPUs, at least `count`, that fill deployable nodes of this GPU.
 
     A node carries 1, 2, 4 or 8 GPUs, an SXM part a whole HGX board of 4 or 8; past one node,
-    whole nodes of `per_node_max`. Four or six H200 are no build: eight are (one board).
+    whole nodes of `per_node_max`. Six H100 SXM are no build: eight are (one board); the
+    search then lays the count out on the boards its platforms carry (`recommend/layouts.py`).
     """
     count = max(1, count)
     sizes = HGX_BOARD_SIZES if gpu.form_factor is FormFactor.SXM else REPLICA_SIZES
