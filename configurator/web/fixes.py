@@ -151,10 +151,16 @@ def fix_for(
 
 
 def fixes_for(
-    config: Configuration, catalog: Catalog, judge: Judge, offered: Catalog | None = None
+    config: Configuration,
+    catalog: Catalog,
+    judge: Judge,
+    offered: Catalog | None = None,
+    current: Evaluation | None = None,
 ) -> dict[str, Fix]:
-    """Return the fix of every failing or warning check that has one, by code."""
-    judge = _remembered(judge)  # the searches of several checks judge the same candidates
+    """Return the fix of every failing or warning check that has one, by code; `current` is
+    the configuration's evaluation when the caller has it already."""
+    # The searches of several checks judge the same candidates: each once.
+    judge = _remembered(judge, {config: current} if current is not None else {})
     current = judge.evaluate(config)
     if current is None:
         return {}
@@ -357,9 +363,10 @@ def _gpu_memory(config: Configuration, catalog: Catalog) -> int:
     return (gpu.memory_gb if gpu else 0) * config.gpu_count * config.nodes
 
 
-def _remembered(judge: Judge) -> Judge:
-    """Return `judge`, judging each configuration (and each of its checks) once."""
-    evaluated: dict[Configuration, Evaluation | None] = {}
+def _remembered(judge: Judge, known: dict[Configuration, Evaluation | None] | None = None) -> Judge:
+    """Return `judge`, judging each configuration (and each of its checks) once; `known`:
+    configurations judged already."""
+    evaluated: dict[Configuration, Evaluation | None] = dict(known or {})
     checked: dict[tuple[Configuration, str], Finding | None] = {}
 
     def evaluate(config: Configuration) -> Evaluation | None:

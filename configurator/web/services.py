@@ -122,13 +122,19 @@ def configuration_fix(
 
 
 def configuration_fixes(
-    *, config: Configuration, workload: WorkloadChoice | None, snapshot: Snapshot | None = None
+    *,
+    config: Configuration,
+    workload: WorkloadChoice | None,
+    snapshot: Snapshot | None = None,
+    evaluation: Evaluation | None = None,
 ) -> dict[str, Fix]:
     """Return, by code, the change that clears each failing or warning check that has one:
-    the page shows each with its text, and `configuration_fix` makes the same one."""
+    the page shows each with its text, and `configuration_fix` makes the same one.
+    `evaluation`: the configuration's own, when the page has judged it already."""
     snapshot = snapshot or selectors.snapshots()
     catalog = snapshot[0]
-    return fixes_for(config, catalog.everything, _judge(workload, snapshot), catalog.offered)
+    judge = _judge(workload, snapshot)
+    return fixes_for(config, catalog.everything, judge, catalog.offered, evaluation)
 
 
 def _judge(workload: WorkloadChoice | None, snapshot: Snapshot) -> Judge:

@@ -74,7 +74,12 @@ def _configurator(
     )
     # Each check's fix as the change it makes: shown with its text, made by `fix=` above.
     fixes = (
-        services.configuration_fixes(config=config, workload=read.workload, snapshot=snapshot)
+        services.configuration_fixes(
+            config=config,
+            workload=read.workload,
+            snapshot=snapshot,
+            evaluation=assessment.evaluation.evaluation,
+        )
         if assessment.evaluation
         else {}
     )
