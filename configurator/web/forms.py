@@ -105,11 +105,34 @@ class ConfigurationForm(forms.Form):
         return Configuration(**values)
 
 
+class SearchableChoiceField(forms.CharField):
+    """A choice typed or picked from a list (the page's datalist): a choice's value, or its
+    label as the list shows it, case-insensitively; cleaned to the value the API takes."""
+
+    def __init__(self, field: Declared, **kwargs) -> None:
+        super().__init__(max_length=120, **kwargs)
+        self.choices = field.spec.choices
+
+    def clean(self, value):
+        text = (super().clean(value) or "").strip()
+        if not text:
+            return ""
+        for choice, label in self.choices:
+            if text.lower() in (choice.lower(), str(label).lower()):
+                return choice
+        raise forms.ValidationError(
+            _("Pick one of the listed models, or leave it empty and give the size."),
+            code="invalid_choice",
+        )
+
+
 def workload_form_field(field: Declared) -> forms.Field:
     """Return the page's form field for one declared workload field: its label, its bounds
     (those of the API), optional, with no value filled in for a field not typed."""
     spec = field.spec
     label = gettext_lazy(str(spec.label))
+    if spec.searchable:
+        return SearchableChoiceField(field, label=label, required=False)
     if spec.kind == "choice":
         choices = [(value, gettext_lazy(str(text))) for value, text in spec.choices]
         return forms.ChoiceField(label=label, choices=choices, required=False)
@@ -140,7 +163,9 @@ class WorkloadForm(forms.Form):
 
     def clean(self) -> dict:
         cleaned = super().clean()
-        size, mode = cleaned.get("model_params_b"), cleaned.get("mode")
+        # A model by name gives its size (api.md): either counts as the model.
+        size = cleaned.get("model_params_b") or cleaned.get("model") or None
+        mode = cleaned.get("mode")
         if (size is None) != (not mode) and "model_params_b" not in self.errors:
             missing = "mode" if size is not None else "model_params_b"
             self.add_error(missing, _("Give both the model size and the mode, or neither."))
@@ -164,7 +189,7 @@ class WorkloadForm(forms.Form):
     def workload(self) -> WorkloadChoice | None:
         """Return the workload typed, only the fields typed; None without a model and mode."""
         data = self.cleaned_data
-        if not data.get("model_params_b") or not data.get("mode"):
+        if not (data.get("model_params_b") or data.get("model")) or not data.get("mode"):
             return None
         return WorkloadChoice(
             **{name: data[name] for name in WORKLOAD_FIELDS if data.get(name) not in (None, "")}
