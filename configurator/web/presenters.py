@@ -532,14 +532,15 @@ def model_facts(shape: ModelShape) -> list[tuple[str, str]]:
             },
         ))  # fmt: skip
     if str(shape.attention) == "mla":
-        kv = gettext("latent, %(rank)s + %(rope)s values per layer") % {
+        latent = gettext("latent, %(rank)s + %(rope)s values per layer") % {
             "rank": shape.kv_lora_rank, "rope": shape.qk_rope_head_dim,
         }  # fmt: skip
+        facts.append((gettext("KV cache"), latent))  # MLA keeps a latent, not KV heads
     else:
         kv = gettext("%(kv)s of %(heads)s heads") % {
             "kv": shape.kv_heads, "heads": shape.attention_heads,
         }  # fmt: skip
-    facts.append((gettext("KV heads"), kv))
+        facts.append((gettext("KV heads"), kv))
     facts.append((gettext("Layers"), str(shape.layers)))
     return facts
 
@@ -569,6 +570,8 @@ def workload_inputs(
         default = f.shown_default
         if taken is not None and f.default is None and not f.optional:
             default = getattr(taken, f.name)  # derived by the engine from what was typed
+        elif taken is not None and taken.model is not None and f.spec.required_unless:
+            default = getattr(taken, f.name)  # the named model's published size
         hint = gettext(str(spec.default_text)) % {"default": f.shown_default} if (
             spec.default_text
         ) else (gettext(str(spec.help)) if spec.help else "")  # fmt: skip
