@@ -127,7 +127,7 @@ def power_budget(build: Build, rules: RuleParams) -> PowerBudget:
     platform_w = platform_power_w(build)
     full_w, platform_headroom = 0, 0.0
     if platform_w and build.gpu_count < build.rated_gpus:
-        full_w = full_load_w(build, rules, load_w)
+        full_w = max(1, full_load_w(build, rules, load_w))
         platform_headroom = max(rules.psu_headroom, build.rated_power_w / full_w)
         partial_w = math.ceil(round(load_w * platform_headroom, 6))
         platform_w = min(platform_w, partial_w)
