@@ -261,10 +261,32 @@ SHAPE_VOCAB_DEFAULT = 32_000
 SHAPE_LAYERS_MAX = 1000
 
 
+def _size_b(data: WorkloadIn) -> float | None:
+    """Return the model's size: given, else the named model's published one (None: neither)."""
+    if data.model_params_b is not None:
+        return data.model_params_b
+    return published_shape(data.model).params_b if data.model else None
+
+
+def required_errors(data: WorkloadIn, prefix: str = "workload") -> InputErrors:
+    """Return the fields missing that only another field given could have filled: the model
+    size without a model by name (api.md: `model_params_b` may be left out beside `model`)."""
+    errors = InputErrors()
+    for each in WORKLOAD_FIELDS:
+        other = each.spec.required_unless
+        if other and getattr(data, each.name) is None and getattr(data, other) is None:
+            errors.add(
+                f"{prefix}.{each.name}",
+                _("Field required (or give %(other)s).", other=other),
+            )
+    return errors
+
+
 def shape_errors(data: WorkloadIn, prefix: str = "workload") -> InputErrors:
     """Return the contradictions of a workload's model shape, each on the field to change."""
     errors = InputErrors()
     heads, kv_heads, hidden = data.attention_heads, data.kv_heads, data.hidden_size
+    size_b = _size_b(data)
     if heads and kv_heads:
         if kv_heads > heads:
             errors.add(
@@ -293,8 +315,8 @@ def shape_errors(data: WorkloadIn, prefix: str = "workload") -> InputErrors:
                 hidden=hidden,
             ),
         )
-    if hidden:
-        params = data.model_params_b * 1e9
+    if hidden and size_b is not None:
+        params = size_b * 1e9
         vocab = data.vocab_size or SHAPE_VOCAB_DEFAULT
         if data.layers:
             described = 12 * data.layers * hidden**2 + vocab * hidden
@@ -307,7 +329,7 @@ def shape_errors(data: WorkloadIn, prefix: str = "workload") -> InputErrors:
                         layers=data.layers,
                         hidden=hidden,
                         described=f"{described / 1e9:.3g}",
-                        params=f"{data.model_params_b:g}",
+                        params=f"{size_b:g}",
                     ),
                 )
         elif (params - vocab * hidden) / (12 * hidden**2) > SHAPE_LAYERS_MAX:
@@ -317,7 +339,7 @@ def shape_errors(data: WorkloadIn, prefix: str = "workload") -> InputErrors:
                     "hidden_size %(hidden)s is too small for a %(params)sB model: it would take "
                     "more than %(layers)s layers.",
                     hidden=hidden,
-                    params=f"{data.model_params_b:g}",
+                    params=f"{size_b:g}",
                     layers=SHAPE_LAYERS_MAX,
                 ),
             )
@@ -369,13 +391,14 @@ def expert_errors(data: WorkloadIn, prefix: str = "workload") -> InputErrors:
     active = data.active_params_b or (shape.active_params_b if shape else None)
     experts = data.experts or (shape.experts if shape else None)
     used = data.experts_per_token or (shape.experts_per_token if shape else None)
-    if active is not None and data.model_params_b is not None and active > data.model_params_b:
+    total = _size_b(data)
+    if active is not None and total is not None and active > total:
         errors.add(
             f"{prefix}.{'active_params_b' if data.active_params_b else 'model_params_b'}",
             _(
                 "%(active)sB parameters per token cannot exceed the model's %(total)sB.",
                 active=f"{active:g}",
-                total=f"{data.model_params_b:g}",
+                total=f"{total:g}",
             ),
         )
     if experts and used and used > experts:
@@ -435,7 +458,8 @@ def workload_errors(
 ) -> InputErrors:
     """Return everything wrong with a workload that its schema cannot see: a contradictory
     model shape, work that does not fit the mode, and (given the catalog) an unknown GPU."""
-    errors = shape_errors(data, prefix)
+    errors = required_errors(data, prefix)
+    errors.merge(shape_errors(data, prefix))
     errors.merge(expert_errors(data, prefix))
     errors.merge(_work_errors(data, prefix))
     if catalog is not None:
@@ -458,6 +482,7 @@ def workload_from_input(data: WorkloadIn, *, prefix: str = "workload") -> engine
         if getattr(data, name) is not None
     }
     given["mode"] = engine.Mode(data.mode)
+    given.setdefault("model_params_b", None)  # a named model's size (workload_errors)
     if "finetune_method" in given:
         given["finetune_method"] = engine.FinetuneMethod(data.finetune_method)
     if (tokens := train_tokens(data)) is not None:
@@ -467,12 +492,16 @@ def workload_from_input(data: WorkloadIn, *, prefix: str = "workload") -> engine
 
 def workload_frozen(data: WorkloadIn) -> dict[str, object]:
     """Return the whole workload as a quote keeps it: every field of the API's workload, its
-    work and targets included, and the defaults the engine derived (batch, context) as it
-    took them, so the quote says what it was sized for and re-quotes the same."""
+    work and targets included, the defaults the engine derived (batch, context) and the
+    fields a named model filled (its size, experts, attention, heads) as it took them, so the
+    quote says what it was sized for and re-quotes the same."""
     taken = workload_from_input(data)
     values = data.model_dump(mode="json")
     for each in WORKLOAD_FIELDS:
-        if each.default is None and not each.optional:
+        derived = each.default is None and not each.optional
+        # A named model's published shape fills what the request left out: kept as taken.
+        filled = data.model is not None and values.get(each.name) is None
+        if derived or filled:
             values[each.name] = getattr(taken, each.name)
     return values
 

@@ -94,13 +94,16 @@ def _workload_field(field: Declared) -> tuple[object, object]:
         annotation = Text
     else:
         annotation = {"int": int, "float": float}[spec.kind]
-    if field.optional:
+    # A field another one can fill (a model's size, filled by the named model) is optional
+    # here; inputs.workload_errors refuses a request without either.
+    if field.optional or spec.required_unless:
         annotation = annotation | None
     bounds = {"ge": spec.ge, "gt": spec.gt, "le": spec.le, "max_length": spec.max_length}
     options = {key: value for key, value in bounds.items() if value is not None}
     if spec.description is not None:
         options["description"] = spec.description
-    default = ... if field.required else field.stated_default
+    required = field.required and not spec.required_unless
+    default = ... if required else field.stated_default
     return annotation, Field(default, **options)
 
 

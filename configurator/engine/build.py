@@ -499,13 +499,14 @@ class Workload:
     heads), `head_dim` the width of one query/key head when it is not hidden ÷ heads,
     `kv_cache_precision` the KV cache's number format (default: the weights' precision, a
     16-bit cache for weight-only int8/int4), and `model_kind` "encoder" an encoder or
-    embedding model (`encoder`), which keeps no KV cache. They are declared off the page's
-    form (page=False).
+    embedding model (`encoder`), which keeps no KV cache. Only `model` is on the page's form
+    (a searchable list); the others are declared off it (page=False).
     """
 
     model_params_b: float = declared(
         kind="float", label=_("Model size (billion parameters)"), gt=0, le=20000,
         description="Model parameters, billions", unit=_("billion parameters"),
+        required_unless="model",
     )  # fmt: skip
     mode: Mode = declared(
         kind="choice", label=_("Mode"),
@@ -592,10 +593,12 @@ class Workload:
         unit=_("seconds"),
     )  # fmt: skip
 
-    # How the model is built (domain.md §6; api.md "Today's models"). Off the page's form
-    # for now (page=False); a named model's published shape fills the others.
+    # How the model is built (domain.md §6; api.md "Today's models"). The model by name is on
+    # the page (a searchable list, drawn first); its published shape fills the others, which
+    # stay off the page's form.
     model: str | None = declared(
-        None, kind="choice", label=_("Model"), page=False,
+        None, kind="choice", label=_("Model"), searchable=True,
+        help=_("pick a published model, or give its size below"),
         choices=tuple((shape.id, shape.name) for shape in MODEL_SHAPES.values()),
         description="A known model id that fills its published shape; fields given beside "
         "it win",

@@ -101,6 +101,20 @@ NUMA = CatalogueEntry(
     source="domain.md §2 [guide]",
 )
 
+# One socket has one NUMA node: none of its GPUs can be served across NUMA nodes, so the
+# dimension's measured loss (+270 % memory latency) cannot apply. What it does cost, below the
+# dual-socket baseline, is one CPU's lanes, threads and memory channels for every GPU
+# (domain.md §6 "Single-socket builds").
+NUMA_ONE_SOCKET_IMPACT = _(
+    "one CPU's PCIe lanes, threads and memory channels serve every GPU: no cross-NUMA "
+    "traffic, but no second socket's share of the load"
+)
+
+P2_ONE_SOCKET_IMPACT = _(
+    "one socket has no cross-NUMA traffic, so the guide's measured loss does not apply; the "
+    "operator ships the binding script on every node"
+)
+
 CAPACITY = CatalogueEntry(
     title=_("GPU memory capacity for the workload"),
     impact=_("the job runs out of GPU memory and cannot start"),

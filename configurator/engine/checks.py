@@ -126,7 +126,9 @@ def numa_binding(build: Build, workload: Workload | None, rules: RuleParams) -> 
             _("re-seat %(gpus)s in slots wired to the serving socket", gpus=counted_gpus(cross))
         )
     if problems:
-        return failed("P2", join(problems), join(fixes), numbers, change)
+        one_socket = build.cpu_count == 1 and cross == 0
+        impact = catalogue.P2_ONE_SOCKET_IMPACT if one_socket else ""
+        return failed("P2", join(problems), join(fixes), numbers, change, impact=impact)
     return passed("P2", _("every GPU bound to the cores and memory of its own socket"), numbers)
 
 
@@ -343,7 +345,10 @@ def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) ->
         changes.append(None)  # a GPU's slot is not a field of the build
     if problems:
         change = changes[0] if len(changes) == 1 else None
-        return failed("numa", join(problems), join(fixes), numbers, change)
+        # One socket has no remote NUMA node: its loss is not the cross-NUMA latency.
+        one_socket = build.cpu_count == 1 and build.gpus_cross_numa == 0
+        impact = catalogue.NUMA_ONE_SOCKET_IMPACT if one_socket else ""
+        return failed("numa", join(problems), join(fixes), numbers, change, impact=impact)
     if spread > 1 and build.cpu_count >= rules.sockets_min:
         detail = _(
             "GPUs per socket %(split)s are uneven (within %(limit)s per socket)",
@@ -478,6 +483,14 @@ def _estimate_terms(build: Build, power: PowerBudget, rules: RuleParams) -> Mess
 
 def _platform_terms(build: Build, power: PowerBudget) -> Message:
     stated = _("the platform's stated %(w)s W", w=build.rated_power_w)
+    if power.partly_filled:
+        return _(
+            "the installed parts' %(load)s W × %(headroom)s (%(stated)s for %(rated_gpus)s × "
+            "%(rated_gpu_w)s W GPUs over their %(full)s W, at least the %(rule)s headroom)",
+            load=power.load_w, headroom=num(power.platform_headroom), stated=stated,
+            rated_gpus=build.rated_gpus, rated_gpu_w=build.rated_gpu_w,
+            full=power.full_load_w, rule=num(power.headroom),
+        )  # fmt: skip
     rated = build.rated_gpus * build.rated_gpu_w
     if build.gpu_count * build.gpu.tdp_w == rated:
         return stated

@@ -32,8 +32,12 @@ class Input:
     apply. `description` is the API's description of the field (its OpenAPI text, English by
     contract); `help` the page's hint; `modes` the modes the field applies to (empty: all);
     `page` whether the configurator's form carries it, under `page_name` when the page calls
-    it otherwise; `example` a placeholder such as `3e11`. `fallback` is what applies when
-    the field is not given and the engine derives nothing (`default_text` says the rule).
+    it otherwise; `searchable` a choice the page draws as a text input with its choices
+    listed (a datalist: typed or picked, no JavaScript needed) rather than a select;
+    `example` a placeholder such as `3e11`. `fallback` is what applies when the field is not
+    given and the engine derives nothing (`default_text` says the rule). `required_unless`
+    names the field that, given, fills a required one (a named model its size): the API
+    then takes the field as optional and refuses a request without either.
     """
 
     kind: str
@@ -49,9 +53,11 @@ class Input:
     modes: tuple[str, ...] = ()
     page: bool = True
     page_name: str | None = None
+    searchable: bool = False
     example: str | None = None
     fallback: object = None
     default_text: str | None = None
+    required_unless: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

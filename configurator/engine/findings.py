@@ -98,13 +98,15 @@ def failed(
     numbers: dict[str, float | int] | None = None,
     change: Change | None = None,
     picks: tuple[str, ...] = (),
+    impact: str = "",
 ) -> Finding:
     """Report a broken rule with the guide's measured loss and a concrete fix (`change`: the
     build change that fix describes, when it is one; `picks`: the fields whose part it asks
-    for, when it names none)."""
+    for, when it names none; `impact`: the loss this build can have, where the catalogue's
+    measured one cannot apply to it — one socket has no cross-NUMA traffic)."""
     entry = REGISTRY.entry(code)
     return Finding(
-        code, Status.FAIL, entry.title, detail, entry.impact, fix, numbers or {},
+        code, Status.FAIL, entry.title, detail, impact or entry.impact, fix, numbers or {},
         change, picks,
     )  # fmt: skip
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
+from configurator.engine.model_shapes import UnknownModelError, published_shape
 from configurator.schemas import WORKLOAD_FIELDS
 
 # The fields the headline names; every other declared field given is a detail line.
@@ -47,7 +48,12 @@ def workload_summary(workload: dict[str, object] | None) -> str:
     }
 
 
-def _shown(value: object) -> str:
+def _shown(name: str, value: object) -> str:
+    if name == "model":  # a named model as its maker writes it
+        try:
+            return published_shape(str(value)).name
+        except UnknownModelError:
+            return str(value)
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
@@ -55,12 +61,13 @@ def _shown(value: object) -> str:
 
 def workload_details(workload: dict[str, object] | None) -> list[tuple[str, str]]:
     """Return the frozen workload's other fields given, as (label, value) in declared order:
-    its work and targets (concurrent users, first-token time, tokens/s, …), its shape and the
+    its work and targets (concurrent users, first-token time, tokens/s, …), the model by name
+    and the shape it filled (frozen with the quote: `inputs.workload_frozen`) and the
     recommender's preferences. A key the declaration no longer has is left out."""
     if not workload:
         return []
     return [
-        (gettext(str(field.spec.label)), _shown(workload[field.name]))
+        (gettext(str(field.spec.label)), _shown(field.name, workload[field.name]))
         for field in WORKLOAD_FIELDS
         if field.name not in HEADLINE and workload.get(field.name) is not None
     ]

@@ -107,11 +107,33 @@ class ConfigurationForm(forms.Form):
         return Configuration(**values)
 
 
+<<<<<<< HEAD
 # A field per part a build names by slug (`engine.build.NAMED_PARTS`), as the API takes it.
 for _part in NAMED_PARTS:
     ConfigurationForm.base_fields[_part.name] = forms.CharField(
         label=gettext_lazy(str(_part.label)), max_length=120, required=False
     )
+=======
+class SearchableChoiceField(forms.CharField):
+    """A choice typed or picked from a list (the page's datalist): a choice's value, or its
+    label as the list shows it, case-insensitively; cleaned to the value the API takes."""
+
+    def __init__(self, field: Declared, **kwargs) -> None:
+        super().__init__(max_length=120, **kwargs)
+        self.choices = field.spec.choices
+
+    def clean(self, value):
+        text = (super().clean(value) or "").strip()
+        if not text:
+            return ""
+        for choice, label in self.choices:
+            if text.lower() in (choice.lower(), str(label).lower()):
+                return choice
+        raise forms.ValidationError(
+            _("Pick one of the listed models, or leave it empty and give the size."),
+            code="invalid_choice",
+        )
+>>>>>>> i18-small
 
 
 def workload_form_field(field: Declared) -> forms.Field:
@@ -119,6 +141,8 @@ def workload_form_field(field: Declared) -> forms.Field:
     (those of the API), optional, with no value filled in for a field not typed."""
     spec = field.spec
     label = gettext_lazy(str(spec.label))
+    if spec.searchable:
+        return SearchableChoiceField(field, label=label, required=False)
     if spec.kind == "choice":
         choices = [(value, gettext_lazy(str(text))) for value, text in spec.choices]
         return forms.ChoiceField(label=label, choices=choices, required=False)
@@ -149,7 +173,9 @@ class WorkloadForm(forms.Form):
 
     def clean(self) -> dict:
         cleaned = super().clean()
-        size, mode = cleaned.get("model_params_b"), cleaned.get("mode")
+        # A model by name gives its size (api.md): either counts as the model.
+        size = cleaned.get("model_params_b") or cleaned.get("model") or None
+        mode = cleaned.get("mode")
         if (size is None) != (not mode) and "model_params_b" not in self.errors:
             missing = "mode" if size is not None else "model_params_b"
             self.add_error(missing, _("Give both the model size and the mode, or neither."))
@@ -173,7 +199,7 @@ class WorkloadForm(forms.Form):
     def workload(self) -> WorkloadChoice | None:
         """Return the workload typed, only the fields typed; None without a model and mode."""
         data = self.cleaned_data
-        if not data.get("model_params_b") or not data.get("mode"):
+        if not (data.get("model_params_b") or data.get("model")) or not data.get("mode"):
             return None
         return WorkloadChoice(
             **{name: data[name] for name in WORKLOAD_FIELDS if data.get(name) not in (None, "")}

@@ -22,6 +22,7 @@ from catalog.kinds import KINDS
 from configurator import selectors
 from configurator.engine.build import NAMED_PARTS, Mode
 from configurator.engine.evaluate import Verdict
+from configurator.engine.model_shapes import ModelShape, UnknownModelError, published_shape
 from configurator.engine.performance import Performance, monthly_losses
 from configurator.inputs import InputErrors, workload_from_input
 from configurator.schemas import WorkloadIn
@@ -513,6 +514,50 @@ def _taken(workload: WorkloadChoice | None):
         return None
 
 
+def _number(value: float) -> str:
+    return number_format(f"{value:g}") if value % 1 else number_format(int(value))
+
+
+def model_facts(shape: ModelShape) -> list[tuple[str, str]]:
+    """Return a named model's published fields as the page shows them beside its name:
+    parameters (total and active), attention, experts, KV heads."""
+    params = gettext("%(total)sB") % {"total": _number(shape.params_b)}
+    if shape.is_moe:
+        params = gettext("%(total)sB, %(active)sB active") % {
+            "total": _number(shape.params_b), "active": _number(shape.active_params_b),
+        }  # fmt: skip
+    facts = [
+        (gettext("Parameters"), params),
+        (gettext("Attention"), str(shape.attention).upper()),
+    ]
+    if shape.is_moe:
+        facts.append((
+            gettext("Experts"),
+            gettext("%(experts)s, %(used)s per token") % {
+                "experts": shape.experts, "used": shape.experts_per_token,
+            },
+        ))  # fmt: skip
+    if str(shape.attention) == "mla":
+        latent = gettext("latent, %(rank)s + %(rope)s values per layer") % {
+            "rank": shape.kv_lora_rank, "rope": shape.qk_rope_head_dim,
+        }  # fmt: skip
+        facts.append((gettext("KV cache"), latent))  # MLA keeps a latent, not KV heads
+    else:
+        kv = gettext("%(kv)s of %(heads)s heads") % {
+            "kv": shape.kv_heads, "heads": shape.attention_heads,
+        }  # fmt: skip
+        facts.append((gettext("KV heads"), kv))
+    facts.append((gettext("Layers"), str(shape.layers)))
+    return facts
+
+
+def _picked_model(value: str) -> ModelShape | None:
+    try:
+        return published_shape(value) if value.strip() else None
+    except UnknownModelError:
+        return None
+
+
 def workload_inputs(
     typed: dict[str, str], errors: dict[str, list[str]], workload: WorkloadChoice | None
 ) -> list[dict]:
@@ -523,13 +568,16 @@ def workload_inputs(
     workload typed (`default: 50` for a batch of 50 users), or its fallback."""
     taken = _taken(workload)
     inputs = []
-    for f in PAGE_FIELDS:
+    # The model by name first: picked, it fills the size and the shape below it.
+    for f in sorted(PAGE_FIELDS, key=lambda each: not each.spec.searchable):
         if f.name == PREFERENCE:
             continue
         spec = f.spec
         default = f.shown_default
         if taken is not None and f.default is None and not f.optional:
             default = getattr(taken, f.name)  # derived by the engine from what was typed
+        elif taken is not None and taken.model is not None and f.spec.required_unless:
+            default = getattr(taken, f.name)  # the named model's published size
         hint = gettext(str(spec.default_text)) % {"default": f.shown_default} if (
             spec.default_text
         ) else (gettext(str(spec.help)) if spec.help else "")  # fmt: skip
@@ -543,7 +591,14 @@ def workload_inputs(
             "hint": hint,
             "default": default,
         }
-        if spec.kind == "choice":
+        if spec.searchable:
+            item["datalist"] = [(choice, gettext(str(text))) for choice, text in spec.choices]
+            shape = _picked_model(value) if f.name == "model" else None
+            if shape is not None:
+                item["value"] = shape.name  # as the list shows it
+                item["facts"] = model_facts(shape)
+                item["source"] = shape.card
+        elif spec.kind == "choice":
             empty = "—" if f.required else gettext("default: %(default)s") % {"default": default}
             item["options"] = [("", empty, value == "")] + [
                 (choice, gettext(str(text)), value == choice) for choice, text in spec.choices

@@ -282,15 +282,34 @@ def test_recipe_platforms_split_gpus_evenly_across_sockets():
             assert platform.gpu_slots_socket0 == platform.gpu_slots_socket1, platform.slug
 
 
-def test_sxm_baseboards_name_their_modules_and_pcie_chassis_do_not():
+# PCIe chassis whose maker lists the cards its bays hold (the R760xa's double-width bays:
+# data-center cards, no triple-slot RTX 4090); the other PCIe chassis take any card.
+PCIE_CHASSIS_WITH_A_CARD_LIST = {"dell-r760xa"}
+
+
+def test_sxm_baseboards_name_their_modules_and_pcie_chassis_their_cards_only_when_listed():
     for platform in Platform.objects.all():
         modules = list(platform.gpus.values_list("form_factor", flat=True))
         if platform.gpu_form_factor == "sxm":
             assert modules, platform.slug
             assert set(modules) == {"sxm"}, platform.slug
             assert platform.nvlink == "nvswitch", platform.slug
+        elif platform.slug in PCIE_CHASSIS_WITH_A_CARD_LIST:
+            assert set(modules) == {"pcie"}, platform.slug
         else:
             assert modules == [], platform.slug
+
+
+def test_a_2u_four_gpu_dual_socket_host_takes_todays_xeons_and_its_makers_psu():
+    """Small work gets the smallest balanced node (issue 18 item 6): Dell R760xa, 2U."""
+    r760xa = Platform.objects.get(slug="dell-r760xa")
+    assert (r760xa.rack_units, r760xa.sockets, r760xa.cpu_socket) == (2, 2, "LGA4677")
+    assert (r760xa.gpu_slots_socket0, r760xa.gpu_slots_socket1) == (2, 2)
+    assert (r760xa.psu_bays, r760xa.rated_power_w, r760xa.rated_gpu_w) == (2, 2800, 350)
+    assert list(r760xa.psus.values_list("slug", flat=True)) == ["dell-psu-2800w-titanium"]
+    assert "rtx-4090" not in set(r760xa.gpus.values_list("slug", flat=True))
+    assert {"l20", "h100-nvl-94g"} <= set(r760xa.gpus.values_list("slug", flat=True))
+    assert r760xa.offered and r760xa.source_url.startswith("https://www.delltechnologies.com/")
 
 
 def test_a800_sxm_and_high_clock_epyc_have_homes():

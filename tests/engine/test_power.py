@@ -14,7 +14,7 @@ import pytest
 
 from configurator.engine.power import board_allowance_w, power_budget, psu_floor_w
 from configurator.engine.rules import RuleParams
-from tests.engine.builders import a800_sxm, h100_sxm, node, s1, s2, s3, xeon_gold_6530
+from tests.engine.builders import a800_sxm, h100_sxm, node, rtx_4090, s1, s2, s3, xeon_gold_6530
 
 RULES = RuleParams()
 
@@ -114,8 +114,50 @@ def test_the_platforms_figure_replaces_the_estimate_when_it_has_one() -> None:
 def test_the_platforms_figure_moves_with_the_gpus_it_carries() -> None:
     """740GP-TNRT: 2200 W usable (2 × 2200 W, 1+1) for 4 × 300 W; 4 × L20 at 275 W need 2100."""
     assert power_budget(on_platform(s1(), 2_200, 4, 300), RULES).need_w == 2_100
+
+
+def test_a_partly_filled_chassis_needs_what_its_parts_draw_on_the_platforms_headroom() -> None:
+    """2 × L20 in the 740GP-TNRT: their load × (2200 W over the 4 × 300 W configuration's load),
+    not the stated figure less two GPUs (domain.md §6: power of a partly filled chassis)."""
     two = on_platform(s1(gpu_count=2, gpus_per_socket=(1, 1)), 2_200, 4, 300)
-    assert power_budget(two, RULES).need_w == 2_200 - 4 * 300 + 2 * 275
+    budget = power_budget(two, RULES)
+    load = 2 * 275 + 2 * 165 + 16 * RULES.dimm_w + RULES.chassis_overhead_w
+    full = 4 * 300 + 2 * 165 + 16 * RULES.dimm_w + RULES.chassis_overhead_w
+    assert budget.load_w == load
+    assert budget.full_load_w == full
+    assert budget.need_w == ceil(load * 2_200 / full)
+    assert budget.need_w < 2_200 - 4 * 300 + 2 * 275  # what the figure moved gave
+
+
+def one_4090_in_a_10_slot_chassis():
+    """The issue's case: 1 × RTX 4090 (450 W) in a chassis stated at 5400 W for 10 × 350 W."""
+    build = s1(gpu=rtx_4090(), gpu_count=1, gpus_per_socket=(1, 0))
+    return on_platform(build, 5_400, 10, 350)
+
+
+def test_one_4090_in_a_10_slot_chassis_does_not_need_the_chassis_maximum() -> None:
+    budget = power_budget(one_4090_in_a_10_slot_chassis(), RULES)
+    moved = 5_400 + 450 - 10 * 350  # 2350 W: the issue's figure
+    assert budget.partly_filled
+    assert budget.need_w < 0.75 * moved
+    assert budget.need_w >= ceil(budget.load_w * RULES.psu_headroom)
+
+
+@pytest.mark.parametrize("gpus", range(1, 10))
+def test_the_need_grows_with_every_gpu_up_to_the_stated_figure(gpus: int) -> None:
+    def need(count: int) -> int:
+        split = (math.ceil(count / 2), count // 2)
+        build = s1(gpu=rtx_4090(), gpu_count=count, gpus_per_socket=split)
+        return power_budget(on_platform(build, 5_400, 10, 350), RULES).need_w
+
+    assert need(gpus) <= need(gpus + 1)
+    assert need(10) == 5_400 + 10 * (450 - 350)  # fully loaded: the maker's figure, moved
+
+
+def test_the_fully_loaded_configuration_gets_the_makers_figure() -> None:
+    budget = power_budget(on_platform(s3(), 10_200, 8, 700), RULES)
+    assert not budget.partly_filled
+    assert budget.need_w == 10_200
 
 
 def test_the_floor_still_holds_under_a_platform_figure() -> None:

@@ -41,6 +41,8 @@ TYPED = [
     {"model_params_b": 13, "mode": "finetune", "batch_size": 4, "precision": "fp16"},
     {"model_params_b": 34, "mode": "train", "train_tokens": 1e10, "deadline_days": 30},
     {"model_params_b": 7, "mode": "infer", "context_length": 8192, "target_tokens_per_s": 500},
+    # A model by name, no size: its published shape fills it (api.md "Today's models").
+    {"model": "qwen2.5-7b", "mode": "infer", "concurrent_users": 16, "context_length": 32768},
 ]
 
 
@@ -56,7 +58,9 @@ def _query(workload: dict) -> str:
     return BUILD_QUERY + "&" + "&".join(f"{k}={v}" for k, v in workload.items())
 
 
-@pytest.mark.parametrize("typed", TYPED, ids=lambda w: f"{w['model_params_b']}B-{w['mode']}")
+@pytest.mark.parametrize(
+    "typed", TYPED, ids=lambda w: f"{w.get('model_params_b') or w['model']}-{w['mode']}"
+)
 def test_the_form_the_permalink_the_api_and_the_quote_read_the_same_workload(
     typed, presales, client, post_json
 ):
