@@ -107,13 +107,13 @@ class ConfigurationForm(forms.Form):
         return Configuration(**values)
 
 
-<<<<<<< HEAD
 # A field per part a build names by slug (`engine.build.NAMED_PARTS`), as the API takes it.
 for _part in NAMED_PARTS:
     ConfigurationForm.base_fields[_part.name] = forms.CharField(
         label=gettext_lazy(str(_part.label)), max_length=120, required=False
     )
-=======
+
+
 class SearchableChoiceField(forms.CharField):
     """A choice typed or picked from a list (the page's datalist): a choice's value, or its
     label as the list shows it, case-insensitively; cleaned to the value the API takes."""
@@ -133,7 +133,6 @@ class SearchableChoiceField(forms.CharField):
             _("Pick one of the listed models, or leave it empty and give the size."),
             code="invalid_choice",
         )
->>>>>>> i18-small
 
 
 def workload_form_field(field: Declared) -> forms.Field:
