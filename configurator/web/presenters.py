@@ -22,7 +22,7 @@ from catalog.kinds import KINDS
 from configurator import selectors
 from configurator.engine.build import Mode
 from configurator.engine.evaluate import Verdict
-from configurator.engine.performance import Performance, monthly_losses
+from configurator.engine.performance import Performance
 from configurator.inputs import InputErrors, workload_from_input
 from configurator.schemas import WorkloadIn
 from configurator.selectors import CatalogSnapshot
@@ -247,10 +247,7 @@ def _losses(evaluated: Evaluated) -> dict[str, float]:
     on the price of the parts the build names (none without that price)."""
     if evaluated.monthly_price is None:
         return {}
-    evaluation = evaluated.evaluation
-    return monthly_losses(
-        evaluation.failed_codes, evaluation.balance.balanced, evaluated.monthly_price
-    )
+    return evaluated.evaluation.monthly_losses(evaluated.monthly_price)
 
 
 def _price_scale(evaluated: Evaluated, monthly_price: float | None) -> float:
@@ -397,6 +394,25 @@ def gpu_memory_per_gpu(config: Configuration, catalog: CatalogSnapshot) -> int |
     return gpu.memory_gb if gpu else None
 
 
+VERDICT_WORDS = {"accept": _("accepted"), "reject": _("rejected")}
+
+
+def references_view(evaluated: Evaluated | None) -> list[dict]:
+    """Return the verdict of the profile the page judged by, then every other published
+    reference's on the same build (domain.md §8): "Operator baseline: rejected · NVIDIA AI
+    Enterprise RA 2-8-5: accepted". Empty when there is no other profile to compare."""
+    if evaluated is None or not evaluated.references:
+        return []
+    own = evaluated.ruleset
+    rows = [(own.name or own.profile, own.profile, evaluated.verdict)]
+    rows += [(r.ruleset.name or r.ruleset.profile, r.ruleset.profile, r.verdict)
+             for r in evaluated.references]  # fmt: skip
+    return [
+        {"name": name, "profile": slug, "verdict": verdict, "text": VERDICT_WORDS[verdict]}
+        for name, slug, verdict in rows
+    ]
+
+
 def assessment_context(
     assessment: Assessment, catalog: CatalogSnapshot | None = None, fixes: dict | None = None
 ) -> dict:
@@ -412,6 +428,7 @@ def assessment_context(
         "verdict": evaluated.verdict if evaluated else None,
         "verdict_text": verdict_text(evaluated, balance),
         "ruleset": evaluated.ruleset.as_dict() if evaluated else None,
+        "references": references_view(evaluated),
         "checks": check_rows(evaluated, assessment.bill.monthly_price, fixes),
         "performance": performance_view(evaluated.performance if evaluated else None, scale),
         "check_order": [check.code for check in checks],
