@@ -349,6 +349,21 @@ def _without(build: Node, code: str, rules: RuleParams) -> Node:
     return cluster
 
 
+def _p5_share(build: Node, actual: Performance, rules: RuleParams) -> float:
+    """Return the share of a training run P5's PCIe-only board costs, as the model times it:
+    the run at the MFU of a linked board (NVLink bridges for PCIe cards, NVSwitch for SXM)
+    with the gradient all-reduce hidden, against the run as timed (its PCIe MFU and the
+    all-reduce exposed beyond the compute)."""
+    seconds = actual.terms.get("seconds") or 0.0
+    if not seconds or "compute_s" not in actual.terms:
+        return 0.0
+    sxm = build.gpu.form_factor == FormFactor.SXM
+    linked = rules.mfu_nvswitch if sxm else rules.mfu_bridge
+    factor = actual.terms.get("factor", 1.0)
+    without = actual.terms["compute_s"] * actual.terms["mfu"] / linked * factor
+    return max(0.0, 1 - without / seconds)
+
+
 def modelled_losses(
     build: Node,
     workload: Workload | None,
@@ -360,9 +375,9 @@ def modelled_losses(
     work timed as the build is against the work timed without the cause, 1 − t_without/t
     for a run, 1 − (tokens/s)/(tokens/s without) for serving (domain.md §6).
 
-    P1: the same build on the baseline's PCIe generation. P5: the gradient all-reduce the
-    model times over PCIe, exposed beyond the compute (its share of the run). P8: the same
-    serving without the CPU-side latency. Without stated work there is nothing modelled:
+    P1: the same build on the baseline's PCIe generation. P5: the run at a linked board's
+    MFU with the gradient all-reduce hidden (`_p5_share`). P8: the same serving without the
+    CPU-side latency. Without stated work there is nothing modelled:
     the key "" then says whether the guide's factor may stand in for P1 and P5 (1.0 for
     training or no workload, 0.0 for inference, which the guide did not measure).
     """
@@ -378,9 +393,7 @@ def modelled_losses(
         if actual is None:
             break
         if code == "P5":
-            seconds = actual.terms.get("seconds") or 0.0
-            exposed = actual.terms.get("exposed_comm_s", 0.0) * actual.terms.get("factor", 1.0)
-            shares[code] = exposed / seconds if seconds else 0.0
+            shares[code] = _p5_share(build, actual, rules)
             continue
         rest = tuple(other for other in failed_codes if other != code)
         fixed = performance(_without(build, code, rules), workload, rules, 1.0, rest, balanced)
