@@ -868,6 +868,15 @@ def inference(
         ),
         _month_note(),
     ]
+    if interconnect(build) is Interconnect.BRIDGE and plan.gpus > 2:
+        assumptions.append(
+            _(
+                "NVLink bridges join pairs: the all-reduces between the %(pairs)s pairs cross "
+                "%(link)s",
+                pairs=plan.gpus // 2,
+                link=_pcie_link_gbs(build)[1],
+            )
+        )
     if workload.is_moe:
         assumptions.append(
             _(
