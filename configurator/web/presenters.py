@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 
 from django.http import QueryDict
@@ -395,6 +396,18 @@ def gpu_memory_per_gpu(config: Configuration, catalog: CatalogSnapshot) -> int |
 
 
 VERDICT_WORDS = {"accept": _("accepted"), "reject": _("rejected")}
+# A bilingual profile name, "Operator baseline (<its Chinese name>)": the aside in brackets
+# (ASCII or full-width) holding CJK ideographs.
+CJK = re.compile(r"[\u4e00-\u9fff]")
+CHINESE_ASIDE = re.compile(r"\s*[(\uff08][^)\uff09]*[\u4e00-\u9fff][^)\uff09]*[)\uff09]")
+
+
+def profile_label(name: str) -> str:
+    """Return a profile's name as the page writes it: a bilingual name's CJK aside only where
+    the page's own words are written in that script (its catalogue's "accepted")."""
+    if CJK.search(str(VERDICT_WORDS["accept"])):
+        return name
+    return CHINESE_ASIDE.sub("", name).strip() or name
 
 
 def references_view(evaluated: Evaluated | None) -> list[dict]:
@@ -408,7 +421,12 @@ def references_view(evaluated: Evaluated | None) -> list[dict]:
     rows += [(r.ruleset.name or r.ruleset.profile, r.ruleset.profile, r.verdict)
              for r in evaluated.references]  # fmt: skip
     return [
-        {"name": name, "profile": slug, "verdict": verdict, "text": VERDICT_WORDS[verdict]}
+        {
+            "name": profile_label(name),
+            "profile": slug,
+            "verdict": verdict,
+            "text": VERDICT_WORDS[verdict],
+        }
         for name, slug, verdict in rows
     ]
 

@@ -69,3 +69,5 @@ def test_the_page_shows_the_operator_and_nvidia_ra_verdicts_side_by_side(client)
     ]
     html = response.content.decode()
     assert 'id="references"' in html and "NVIDIA AI Enterprise RA 2-8-5: accepted" in html
+    # The profile's bilingual name shows its English part on an English page.
+    assert "Operator baseline: rejected" in html
