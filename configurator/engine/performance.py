@@ -44,9 +44,15 @@ token follow the attention kind and KV precision (`sizing.kv_bytes_per_token`).
 Cost: a month is 730 hours (365 × 24 / 12); cost per run = monthly price × hours / 730; cost
 per million output tokens = monthly price / (tokens/s · 730 · 3600) · 10⁶.
 
-A build that falls into a pitfall loses what the guide measured (`LOSSES`): its time is
-multiplied, its throughput divided, and the pitfall's monthly loss is the share of the rent
-that buys nothing, price · (1 − 1/factor).
+A pitfall's cost is counted once (domain.md §6). Where the model times the cause itself —
+P1's PCIe 3.0 links, P5's all-reduce over PCIe, P8's CPU scheduling latency (added to each
+step and the first token, `cpu_latency_s`) — the figures carry no further factor and the
+monthly loss is the modelled difference (`modelled_losses`). An unbalanced node loses what
+the guide measured (`BALANCE_LOSS`): its time is multiplied, its throughput divided, and its
+monthly loss is the share of the rent that buys nothing, price · (1 − 1/factor).
+
+NVLink bridges join pairs: a ring over more than two bridged cards crosses PCIe between the
+pairs (`_intra_link_gbs`); only an NVSwitch board joins every GPU at NVLink speed.
 """
 
 from __future__ import annotations
