@@ -212,6 +212,7 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
                     given=data.nic_speed_gbps,
                 ),
             )
+    parts = named_parts(data, catalog, errors, prefix)
     errors.raise_if_any()
     return engine.Build.assemble(
         cpu=cpu,
@@ -231,7 +232,25 @@ def build_from_input(data: BuildIn, catalog: Catalog, *, prefix: str = "build") 
         nic_speed_gbps=data.nic_speed_gbps,
         nvme=data.nvme,
         dimm_count=data.dimm_count,
+        parts=parts,
     )
+
+
+def named_parts(
+    data: object, catalog: Catalog, errors: InputErrors, prefix: str = "build"
+) -> dict[str, object | None]:
+    """Return the `engine.build.NAMED_PARTS` a build (an API build, a page's configuration)
+    names, found by slug or name, by field; record each one the catalog lacks in `errors`."""
+    found = catalog.find_named(data)
+    for part in engine.NAMED_PARTS:
+        ref = getattr(data, part.name)
+        if ref and found[part.name] is None:
+            errors.add(
+                f"{prefix}.{part.name}",
+                _("Unknown %(kind)s %(part)s: use a catalog slug or name.", kind=part.label,
+                  part=repr(ref)),
+            )  # fmt: skip
+    return found
 
 
 # A dense transformer has about 12·L·h² + V·h parameters (docs/sizing.md). A stated shape

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 from ninja import Schema
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model
 
-from configurator.engine.build import MAX_GPUS_PER_NODE, MAX_NODES, Workload
+from configurator.engine.build import MAX_GPUS_PER_NODE, MAX_NODES, NAMED_PARTS, Workload
 from configurator.engine.fields import Declared, declarations
 
 
@@ -41,7 +41,9 @@ class StrictSchema(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", from_attributes=True)
 
 
-class BuildIn(StrictSchema):
+class BuildFields(StrictSchema):
+    """The API's build but for the parts it names by slug (`BuildIn`, below)."""
+
     cpu: Text = Field(min_length=1, max_length=120, description="CPU slug or catalog name")
     cpu_count: int = Field(ge=1, le=2, description="Sockets: 1 or 2")
     gpu: Text = Field(min_length=1, max_length=120, description="GPU slug or catalog name")
@@ -68,6 +70,19 @@ class BuildIn(StrictSchema):
         max_length=MAX_BOM_LINES,
         description="Bill of materials, as /recommend returns it; informational only",
     )
+
+
+# The API's build: the fields above and a slug of each part a build names
+# (`engine.build.NAMED_PARTS`), declared there once.
+BuildIn = create_model(
+    "BuildIn",
+    __base__=BuildFields,
+    __module__=__name__,
+    **{
+        part.name: (Text | None, Field(None, max_length=120, description=f"{part.label} slug"))
+        for part in NAMED_PARTS
+    },
+)
 
 
 def _workload_field(field: Declared) -> tuple[object, object]:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
 from configurator.engine.fields import declarations, declared
-from configurator.engine.messages import _
+from configurator.engine.messages import Message, _
 from configurator.engine.model_shapes import MODEL_SHAPES, Attention, published_shape
 
 
@@ -238,6 +239,26 @@ class Platform:
 
 
 @dataclass(frozen=True, slots=True)
+class NamedPart:
+    """A part a build names by slug beside the count of it in a node (docs/architecture.md
+    "Kinds of part"): declared once in `NAMED_PARTS`, it is a field of the API's build and
+    of the page's configuration, resolved against the catalog, assembled into the `Build`
+    (a field of this `name`), written back by `Build.as_fields`, a select on the page and a
+    bill line of `count` of it when named. A part the bill prices unnamed (the NIC) is not
+    one of these."""
+
+    name: str  # the build field: a slug in the API and the permalink, the part in a Build
+    key: str  # the engine Catalog's field its parts are found in (its kind's key)
+    count: str  # the build field that counts it per node
+    line: str  # its bill line's kind (the kind's `line`)
+    label: Message  # the field in words: the page's select, "Unknown …" errors
+
+
+# The parts a build names by slug and counts, each a field of `Build` of its `name` (below).
+NAMED_PARTS: tuple[NamedPart, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class Build:
     """One node of a build; `nodes` identical nodes serve the workload together.
 
@@ -305,6 +326,7 @@ class Build:
         dimm_count: int | None = None,
         gpus_cross_numa: int = 0,
         platform_pcie_gen: int | None = None,
+        parts: Mapping[str, object | None] | None = None,
     ) -> Build:
         """Return the build of these parts: the only way one is put together.
 
@@ -313,7 +335,7 @@ class Build:
         no caller copies a subset of them. `platform_pcie_gen` is for a build without a
         catalog platform whose board was measured (a probed node); `nic_speed_gbps` for NICs
         not in the catalog. `gpus_per_socket` defaults to an even split, the first socket
-        taking the odd GPU.
+        taking the odd GPU. `parts` holds the `NAMED_PARTS` it names, by field.
         """
         if gpus_per_socket is None:
             gpus_per_socket = even_split(gpu_count, cpu_count)
@@ -355,6 +377,7 @@ class Build:
             nic=nic,
             **board,
             **card,
+            **{part.name: (parts or {}).get(part.name) for part in NAMED_PARTS},
         )
 
     def as_fields(self) -> dict[str, object]:
@@ -379,7 +402,7 @@ class Build:
             "platform": self.platform.slug if self.platform else None,
             "nvme": self.nvme,
             "dimm_count": self.dimm_count,
-        }
+        } | {part.name: named_slug(getattr(self, part.name)) for part in NAMED_PARTS}
 
     @property
     def pcie_gen(self) -> int:
@@ -409,6 +432,11 @@ class Build:
         return self.cpu.memory_channels * self.cpu_count
 
 
+def named_slug(part: object | None) -> str | None:
+    """Return a named part's slug, None for a part not named."""
+    return part.slug if part is not None else None
+
+
 def even_split(gpu_count: int, sockets: int) -> tuple[int, ...]:
     """Return GPUs spread as evenly as possible over the sockets, fuller sockets first."""
     base, extra = divmod(gpu_count, max(sockets, 1))
@@ -421,6 +449,7 @@ BUILD_GIVEN = (
     "cpu", "cpu_count", "gpu", "gpu_count", "gpus_per_socket", "memory_gb", "memory_ecc",
     "psu_watts", "nvlink", "numa_binding", "nodes", "gpus_cross_numa", "dimm_count", "nics",
     "nic_speed_gbps", "nvme", "platform", "nic", "platform_pcie_gen",
+    *(part.name for part in NAMED_PARTS),
 )  # fmt: skip
 BUILD_FROM_PLATFORM = (
     "platform_pcie_gen", "pcie_switch_uplinks", "nvme_bays", "rated_power_w", "rated_gpus",

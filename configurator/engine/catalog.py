@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 
-from configurator.engine.build import Cpu, Gpu, MemoryModule, Nic, Platform, Psu
+from configurator.engine.build import NAMED_PARTS, Cpu, Gpu, MemoryModule, Nic, Platform, Psu
 
 IDENTITY = frozenset({"slug", "name", "monthly_price"})
 
@@ -43,9 +43,25 @@ class Catalog:
     nics: tuple[Nic, ...] = ()
     platforms: tuple[Platform, ...] = ()
     _by_key: dict[str, Mapping[str, object]] = field(init=False, repr=False, compare=False)
+    _derived: dict[Hashable, object] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_by_key", {k: _index(getattr(self, k)) for k in KIND_KEYS})
+        object.__setattr__(self, "_derived", {})
+
+    def derived(self, key: Hashable, compute: Callable[[], object]) -> object:
+        """Return what `compute` derives from this catalog alone, computed once per catalog.
+
+        A catalog never changes (a write makes a new snapshot), so a fact of its parts (the
+        DIMM populations a CPU and board hold, the PSU sets a chassis takes) is the same on
+        every request; `key` names the fact and the parts it is of, which bounds the entries
+        by the catalog's size.
+        """
+        try:
+            return self._derived[key]
+        except KeyError:
+            value = self._derived[key] = compute()
+            return value
 
     def cheapest_distinct(self) -> Catalog:
         """Return the catalog without items that a cheaper one matches in every spec.
@@ -58,6 +74,15 @@ class Catalog:
     def find(self, kind: str, key: str) -> object | None:
         """Return the item of a kind whose slug or name is `key` (case-insensitive)."""
         return self._by_key[kind].get(key.strip().lower())
+
+    def find_named(self, build: object) -> dict[str, object | None]:
+        """Return each part a build (the API's build, the page's configuration) names by slug
+        (`build.NAMED_PARTS`), by field: the part, or None when not named or not found."""
+        found = {}
+        for part in NAMED_PARTS:
+            ref = getattr(build, part.name) or None
+            found[part.name] = self.find(part.key, ref) if ref else None
+        return found
 
 
 # The kinds of part, one per field of Catalog: the engine's side of a kind is its dataclass

@@ -109,6 +109,13 @@ def memory_options(
     """Return the cheapest balanced population of each total the CPU and board can hold."""
     if cpu is None:
         return ()
+    key = ("memory_options", cpu, cpu_count, platform, ecc)
+    return catalog.derived(key, lambda: _memory_options(cpu, cpu_count, platform, ecc, catalog))
+
+
+def _memory_options(
+    cpu: Cpu, cpu_count: int, platform: Platform | None, ecc: bool, catalog: Catalog
+) -> tuple[MemoryOption, ...]:
     best: dict[int, MemoryOption] = {}
     for option in memory_populations(cpu, cpu_count, platform, ecc, catalog.memory):
         kept = best.get(option.total_gb)
@@ -154,6 +161,10 @@ def psu_options(platform: Platform | None, catalog: Catalog) -> tuple[PsuOption,
     Only PSUs the platform takes count (engine Platform.takes_psu: its own models, its
     maker's, up to the bay rating).
     """
+    return catalog.derived(("psu_options", platform), lambda: _psu_options(platform, catalog))
+
+
+def _psu_options(platform: Platform | None, catalog: Catalog) -> tuple[PsuOption, ...]:
     best: dict[int, PsuOption] = {}
     for option in psu_sets(platform, catalog.psus):
         kept = best.get(option.usable_w)

@@ -85,6 +85,7 @@ from configurator.engine.messages import (
 from configurator.engine.model_shapes import published_shape
 from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
+from configurator.engine.shapes import deployable_count, tensor_parallel_sizes
 from configurator.engine.sizing import (
     LORA_RANK,
     PRECISION_BYTES,
@@ -673,7 +674,9 @@ def replica_plans(build: Node, workload: Workload, rules: RuleParams) -> list[Re
     fixed = workload.concurrent_users
     if fixed is None and workload.target_tokens_per_s is None:
         fixed = workload.batch_size
-    sizes = [r for r in (1, 2, 4, 8, 16) if r <= build.gpu_count and build.gpu_count % r == 0]
+    # Tensor-parallel groups that split the heads, as the `shape` check deploys them.
+    groups = tensor_parallel_sizes(workload)
+    sizes = [r for r in groups if r <= build.gpu_count and build.gpu_count % r == 0]
     # A replica spans whole nodes only when no node holds it (pipeline over the nodes).
     sizes += [
         build.gpu_count * k
@@ -1077,7 +1080,7 @@ def gpus_for_work(
     """
     if not has_target(workload):
         return fewest
-    total = fewest
+    total = deployable_count(gpu, fewest, per_node_max)  # whole boards before the target
     for _step in range(16):
         if total > max_gpus:
             return None
@@ -1092,12 +1095,12 @@ def gpus_for_work(
                 shortfall = workload.target_tokens_per_s / result.tokens_per_s
             if workload.target_ttft_s is not None and result.time_to_first_token_s:
                 shortfall = max(shortfall, result.time_to_first_token_s / workload.target_ttft_s)
+        elif workload.mode == Mode.INFER and gpu.peak_tflops(workload.precision) > 0:
+            shortfall = 2.0  # no replica of this count holds the model and a sequence: grow
         else:
             return None  # no datasheet figures: the work cannot be timed
         # At most double: more GPUs per replica also free memory for more sequences, so
         # throughput can grow faster than the GPUs.
         grown = max(total + 1, min(2 * total, math.ceil(total * shortfall)))
-        if grown > per_node_max:
-            grown = math.ceil(grown / per_node_max) * per_node_max
-        total = grown
+        total = deployable_count(gpu, grown, per_node_max)
     return None

@@ -5,19 +5,21 @@ the cheapest that takes the CPU's socket and count, the GPU and the GPU count: a
 CPUs and GPUs, the cheapest balanced DIMM population of the build's memory and the cheapest
 redundant PSU set of its usable output that the chassis' bays hold (or the next size up when
 no part set gives exactly the value: substituted), and the NICs (the one named, else the
-cheapest: assumed). What no catalog part provides is listed as unpriced, never left out in
-silence. The configurator page, `/api/v1/evaluate`, `/recommend` and the quote's BOM all call
-it, so they agree to the cent.
+cheapest: assumed), and each part the build names by slug (`build.NAMED_PARTS`: as many as
+it counts, priced when named). What no catalog part provides is listed as unpriced, never
+left out in silence. The configurator page, `/api/v1/evaluate`, `/recommend` and the quote's
+BOM all call it, so they agree to the cent.
 
 Parts are picked from the catalog given (the offered one); named parts come as they are.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from configurator.engine.build import Build, Cpu, Gpu, Nic, Platform
+from configurator.engine.build import NAMED_PARTS, Build, Cpu, Gpu, Nic, Platform
 from configurator.engine.catalog import Catalog
 from configurator.engine.parts import (
     MemoryOption,
@@ -81,12 +83,14 @@ def bill(
     dimm_count: int | None = None,
     memory: MemoryOption | None = None,
     psus: PsuOption | None = None,
+    parts: Mapping[str, tuple[object | None, int]] | None = None,
 ) -> Bill:
     """Return the bill of one node of these parts and the monthly price of `nodes` of them.
 
-    `memory` and `psus`, when given, are the population and PSU set chosen (a recommendation's
-    BOM); otherwise the cheapest that give `memory_gb` (in `dimm_count` DIMMs when given) and
-    `psu_watts` are priced.
+    `parts` holds each named part (`build.NAMED_PARTS`) by field: the part, None when not
+    named, and how many of it a node has. `memory` and `psus`, when given, are the population
+    and PSU set chosen (a recommendation's BOM); otherwise the cheapest that give `memory_gb`
+    (in `dimm_count` DIMMs when given) and `psu_watts` are priced.
     """
     assumed: list[str] = []
     unpriced: list[str] = []
@@ -134,6 +138,10 @@ def bill(
             unpriced.append("nic")
     else:
         nic = None
+    for named in NAMED_PARTS:
+        part, qty = (parts or {}).get(named.name, (None, 0))
+        if part is not None and qty:
+            lines.append(Line(named.line, part.slug, part.name, qty, part.monthly_price))
     node_price = round(sum(line.qty * line.monthly_price for line in lines), 2)
     return Bill(
         lines=tuple(lines),
@@ -177,7 +185,16 @@ def build_bill(
         dimm_count=build.dimm_count,
         memory=memory,
         psus=psus,
+        parts=counted_parts(build, {part.name: getattr(build, part.name) for part in NAMED_PARTS}),
     )
+
+
+def counted_parts(
+    build: object, found: Mapping[str, object | None]
+) -> dict[str, tuple[object | None, int]]:
+    """Return each named part found (by field) with the count of it the build (an engine
+    Build, the API's build, the page's configuration) gives: what `bill` takes as `parts`."""
+    return {part.name: (found.get(part.name), getattr(build, part.count)) for part in NAMED_PARTS}
 
 
 def _population(

@@ -19,17 +19,20 @@ from configurator.engine.messages import (
     counted_sequences,
 )
 from configurator.engine.pcie import even_split
+from configurator.engine.performance import performance, served_workload
 from configurator.engine.registry import REGISTRY, CheckKind
 from configurator.engine.rules import RuleParams
 from configurator.engine.shapes import (
     HGX_BOARD_SIZES,
     Deployment,
+    Replicas,
     data_parallel,
     inference_deployment,
     inference_replicas,
     known_heads,
     node_sizes,
     replica_gb,
+    served_replicas,
     tensor_parallel_sizes,
     weights_gb,
 )
@@ -88,6 +91,18 @@ def _inference_fix(
     return fix, change
 
 
+def timed_replicas(build: Build, workload: Workload, rules: RuleParams) -> Replicas | None:
+    """Return the replicas inference with an amount of work is timed on (docs/performance.md),
+    so the check describes the deployment the figures, the recommender's `replicas` and its
+    why describe; None for untimed work."""
+    if not workload.has_work:
+        return None
+    work = performance(build, workload, rules, 0.0)
+    if work is None or work.served is None:
+        return None
+    return served_replicas(work.served, build.gpu_count)
+
+
 def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """Shape: warn when a node's GPUs or a model replica are a shape no datacenter deploys."""
     per_node, nodes = build.gpu_count, build.nodes
@@ -141,10 +156,12 @@ def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams)
         )  # fmt: skip
         return passed("shape", detail, numbers)
     usable = usable_gb(build.gpu.memory_gb, rules.gpu_memory_usable_fraction)
-    plan = inference_replicas(workload, total, per_node, usable)
+    plan, sized = timed_replicas(build, workload, rules), served_workload(workload)
+    if plan is None:
+        plan, sized = inference_replicas(workload, total, per_node, usable), workload
     heads = known_heads(workload)
     if plan is not None:
-        per_gpu = replica_gb(workload, plan.size, plan.batch, usable)
+        per_gpu = replica_gb(sized, plan.size, plan.batch, usable)
         numbers.update(replica_gpus=plan.size, replicas=plan.count, per_gpu_gb=round(per_gpu, 2))
         detail = _(
             "%(replicas)s of %(gpus)s (tensor parallel), %(sequences)s each: "

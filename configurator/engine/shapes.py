@@ -80,6 +80,14 @@ class Replicas:
         return self.size * self.count
 
 
+def served_replicas(served, per_node: int) -> Replicas:
+    """Return the replicas the performance model timed (`performance.Replica`: gpus, count,
+    sequences) as a deployment's: a replica larger than a node spans whole nodes."""
+    return Replicas(
+        served.gpus, served.count, served.sequences, max(1, math.ceil(served.gpus / per_node))
+    )
+
+
 def data_parallel(workload: Workload | None) -> bool:
     """Return whether the workload runs sharded data parallel (training and fine-tuning)."""
     return workload is not None and workload.mode in (Mode.TRAIN, Mode.FINETUNE)
@@ -127,6 +135,21 @@ def node_sizes(gpu: Gpu, *, pcie_switch: bool) -> tuple[int, ...]:
     if gpu.form_factor is FormFactor.SXM:
         return HGX_BOARD_SIZES
     return (*REPLICA_SIZES, SWITCH_NODE_GPUS) if pcie_switch else REPLICA_SIZES
+
+
+def deployable_count(gpu: Gpu, count: int, per_node_max: int = 8) -> int:
+    """Return the fewest GPUs, at least `count`, that fill deployable nodes of this GPU.
+
+    A node carries 1, 2, 4 or 8 GPUs, an SXM part a whole HGX board of 4 or 8; past one node,
+    whole nodes of `per_node_max`. Six H100 SXM are no build: eight are (one board); the
+    search then lays the count out on the boards its platforms carry (`recommend/layouts.py`).
+    """
+    count = max(1, count)
+    sizes = HGX_BOARD_SIZES if gpu.form_factor is FormFactor.SXM else REPLICA_SIZES
+    single = [size for size in sizes if count <= size <= per_node_max]
+    if single:
+        return single[0]
+    return math.ceil(count / per_node_max) * per_node_max
 
 
 def replica_gb(workload: Workload, size: int, batch: int, usable: float) -> float:

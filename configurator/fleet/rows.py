@@ -25,7 +25,7 @@ BOOLEANS = ("memory_ecc", "nvlink", "numa_binding")
 # Cells that may be left empty: the build field's default applies (api.md).
 OPTIONAL_VALUES = frozenset(
     {"gpus_per_socket", "nvlink", "numa_binding", "platform", "nic", "nics", "nvme", "dimm_count"}
-)
+) | {part.name for part in engine.NAMED_PARTS}
 SPLIT = re.compile(r"\s*\+\s*")
 # A cell's number is matched to configurator.numbers.WHOLE and never read through a float
 # (int(float("9" * 400)) overflows).
@@ -153,7 +153,9 @@ ROW_FIELDS = (
     "cpu", "cpu_count", "gpu", "gpu_count", "gpus_per_socket", "memory_gb", "memory_ecc",
     "psu_watts", "nvlink", "numa_binding",
 )  # fmt: skip
-ROW_OPTIONAL_FIELDS = ("platform", "nic", "nics", "nvme", "dimm_count")
+ROW_OPTIONAL_FIELDS = (
+    "platform", "nic", "nics", "nvme", "dimm_count", *(part.name for part in engine.NAMED_PARTS)
+)  # fmt: skip
 
 
 def build_fields(built: engine.Build, given: Iterable[str]) -> dict[str, object]:

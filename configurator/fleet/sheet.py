@@ -32,6 +32,7 @@ from catalog.spreadsheets import (
     bounded_rows,
     xlsx_checked,
 )
+from configurator.engine.build import NAMED_PARTS
 
 CHUNK_ROWS = 50_000
 SAMPLE_BYTES = 1 << 20
@@ -59,7 +60,10 @@ REQUIRED = (
     "nvlink",
     "numa_binding",
 )
-OPTIONAL = ("platform", "nics", "nic", "nvme", "dimm_count")
+# and a column of each part a build names by slug (engine.build.NAMED_PARTS)
+OPTIONAL = (
+    "platform", "nics", "nic", "nvme", "dimm_count", *(part.name for part in NAMED_PARTS)
+)  # fmt: skip
 
 # Each field's accepted headers besides its own name; compared after `header_key`.
 ALIASES: dict[str, tuple[str, ...]] = {

@@ -10,10 +10,11 @@ from django.db.models import Count, QuerySet
 
 from catalog.kinds import KINDS_BY_LINE
 from configurator import selectors as configurator_selectors
+from configurator.engine.build import NAMED_PARTS, named_slug
 from configurator.engine.messages import _
 from configurator.engine.parts import MemoryOption, PsuOption
 from configurator.engine.pcie import even_split
-from configurator.engine.pricing import bill
+from configurator.engine.pricing import bill, counted_parts
 from configurator.inputs import InputErrors
 from configurator.quotes.models import Lead, Quote, Status
 from configurator.recipes import recipe_builds
@@ -155,6 +156,10 @@ def quote_bom(*, build: BuildIn) -> tuple[list[dict[str, object]], BuildIn]:
     cpu = _part("cpu", build.cpu, errors, "build.cpu")
     gpu = _part("gpu", build.gpu, errors, "build.gpu")
     nic = _part("nic", build.nic, errors, "build.nic") if build.nic else None
+    named = {}  # each part the build names by slug (NAMED_PARTS), by field
+    for part in NAMED_PARTS:
+        ref = getattr(build, part.name)
+        named[part.name] = _part(part.line, ref, errors, f"build.{part.name}") if ref else None
     errors.raise_if_any()
     memory = _given_memory(build, errors)
     psus = _given_psus(build, errors)
@@ -175,6 +180,7 @@ def quote_bom(*, build: BuildIn) -> tuple[list[dict[str, object]], BuildIn]:
         dimm_count=build.dimm_count,
         memory=memory,
         psus=psus,
+        parts=counted_parts(build, named),
     )
     for kind in priced.unpriced:
         errors.add(*_unpriced(kind, build))
@@ -208,6 +214,7 @@ def quote_bom(*, build: BuildIn) -> tuple[list[dict[str, object]], BuildIn]:
             "dimm_count": priced.memory.count,
             "bom": None,
         }
+        | {name: named_slug(part) for name, part in named.items()}
     )
     return lines, explicit
 

@@ -8,15 +8,19 @@ The field names are the build fields of api.md ("Web pages"), so a permalink rea
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
+from functools import cache
 
-from configurator.engine.build import Workload
+from configurator.engine.build import NAMED_PARTS, Workload
 from configurator.engine.fields import declarations
 
 # The order of the permalink's query parameters: api.md's example first, then the extras.
 PERMALINK_FIELDS = (
     "cpu", "cpu_count", "gpu", "gpu_count", "gpus_per_socket", "memory_gb", "memory_ecc",
     "psu_watts", "nvlink", "numa_binding", "platform", "nodes", "nics", "nic", "nvme",
+    *(part.name for part in NAMED_PARTS),
 )  # fmt: skip
+# The fields that name a part by slug and are left out of the permalink when empty.
+PART_FIELDS = ("platform", "nic", *(part.name for part in NAMED_PARTS))
 # The workload's fields the page carries, as `engine.build.Workload` declares them, in its
 # order: the form, the permalink and the template's inputs are made from these. The preferred
 # GPU (the API's `gpu`, the page's `prefer_gpu`) is the recommender's, carried beside them.
@@ -25,9 +29,19 @@ PREFERENCE = "gpu"
 WORKLOAD_FIELDS = tuple(f.name for f in PAGE_FIELDS if f.name != PREFERENCE)
 
 
+def _with_named_parts(cls: type) -> type:
+    """Give the class a field per part a build names by slug (`NAMED_PARTS`): "" not named."""
+    for part in NAMED_PARTS:
+        cls.__annotations__[part.name] = "str"
+        setattr(cls, part.name, "")
+    return cls
+
+
 @dataclass(frozen=True, slots=True)
+@_with_named_parts
 class Configuration:
-    """One node of a build, `nodes` alike; slugs name the parts."""
+    """One node of a build, `nodes` alike; slugs name the parts (and a field of each of
+    `NAMED_PARTS`, added by `_with_named_parts`)."""
 
     cpu: str
     cpu_count: int
@@ -55,19 +69,16 @@ class Configuration:
         values = build.as_fields()
         return cls(
             **{name: values[name] for name in cls.field_names()}
-            | {
-                "gpus_per_socket": tuple(values["gpus_per_socket"]),
-                "platform": values["platform"] or "",
-                "nic": values["nic"] or "",
-            }
+            | {name: values[name] or "" for name in PART_FIELDS}
+            | {"gpus_per_socket": tuple(values["gpus_per_socket"])}
         )
 
     def build_input(self) -> dict[str, object]:
         """Return the build in the shape of `/api/v1/evaluate`'s `build`."""
         values = asdict(self)
         values["gpus_per_socket"] = list(self.gpus_per_socket)
-        values["platform"] = self.platform or None
-        values["nic"] = self.nic or None
+        for name in PART_FIELDS:
+            values[name] = getattr(self, name) or None
         return values
 
     def query(self) -> list[tuple[str, str]]:
@@ -75,7 +86,7 @@ class Configuration:
         params = []
         for name in PERMALINK_FIELDS:
             value = getattr(self, name)
-            if name in ("platform", "nic") and not value:
+            if name in PART_FIELDS and not value:
                 continue
             if name == "nodes" and value == 1:
                 continue
@@ -86,7 +97,7 @@ class Configuration:
 
     @classmethod
     def field_names(cls) -> tuple[str, ...]:
-        return tuple(f.name for f in fields(cls))
+        return _field_names(cls)
 
 
 class WorkloadChoice:
@@ -142,3 +153,8 @@ def query_value(value: object) -> str:
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))

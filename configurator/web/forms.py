@@ -10,6 +10,7 @@ from django.http import QueryDict
 from django.utils.translation import gettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from configurator.engine.build import NAMED_PARTS
 from configurator.engine.catalog import Catalog
 from configurator.engine.fields import Declared
 from configurator.fields import GreaterThanValidator, NumberField, WholeNumberField
@@ -29,7 +30,8 @@ from configurator.web.services import RECOMMENDATIONS
 BOOLEAN_CHOICES = [("true", _("yes")), ("false", _("no"))]
 # The API's defaults for the optional build fields (api.md "Evaluate a build").
 API_DEFAULTS = {
-    "platform": "", "nodes": 1, "nics": 0, "nic": "", "nvme": 0, "numa_binding": True
+    "platform": "", "nodes": 1, "nics": 0, "nic": "", "nvme": 0, "numa_binding": True,
+    **{part.name: "" for part in NAMED_PARTS},
 }  # fmt: skip
 # `4+4` as api.md writes it; a `+` left unescaped in a URL arrives as a space (`4 4`).
 SPLIT = re.compile(r"^[0-9]{1,2}([+ ][0-9]{1,2})?\Z")
@@ -103,6 +105,13 @@ class ConfigurationForm(forms.Form):
         if data.get("nvlink") is None and self.has_build():
             values["nvlink"] = gpu_has_nvlink(values["gpu"])
         return Configuration(**values)
+
+
+# A field per part a build names by slug (`engine.build.NAMED_PARTS`), as the API takes it.
+for _part in NAMED_PARTS:
+    ConfigurationForm.base_fields[_part.name] = forms.CharField(
+        label=gettext_lazy(str(_part.label)), max_length=120, required=False
+    )
 
 
 def workload_form_field(field: Declared) -> forms.Field:

@@ -11,9 +11,11 @@ evaluated as the API would evaluate it. What a platform takes and the part sets 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
-from configurator.engine.build import Cpu, Gpu, Platform
+from configurator.engine.build import NAMED_PARTS, Cpu, Gpu, Platform
 from configurator.engine.catalog import Catalog
 from configurator.engine.parts import (
     MAX_GPUS_WITHOUT_PLATFORM,
@@ -51,6 +53,7 @@ class Choices:
     nic_models: tuple
     nvme: tuple[int, ...]  # NVMe drives: as many as the platform has bays
     nodes: tuple[int, ...]
+    parts: Mapping[str, tuple] = MappingProxyType({})  # each of NAMED_PARTS: the catalog's
 
 
 def platform_of(config: Configuration, catalog: Catalog) -> Platform | None:
@@ -93,6 +96,7 @@ def choices(config: Configuration, catalog: Catalog) -> Choices:
         nic_models=catalog.nics,
         nvme=tuple(range((platform.nvme_bays if platform else MAX_NVME_PER_NODE) + 1)),
         nodes=tuple(range(1, MAX_NODES + 1)),
+        parts=MappingProxyType({part.name: getattr(catalog, part.key) for part in NAMED_PARTS}),
     )
 
 

@@ -21,7 +21,7 @@ from django.utils.translation import gettext_lazy as _
 
 from catalog.kinds import KINDS
 from configurator import selectors
-from configurator.engine.build import Mode
+from configurator.engine.build import NAMED_PARTS, Mode
 from configurator.engine.evaluate import Verdict
 from configurator.engine.performance import Performance
 from configurator.inputs import InputErrors, workload_from_input
@@ -64,7 +64,7 @@ FIELD_LABELS = {
     "nics": _("Network cards"),
     "nic": _("Network card model"),
     "nvme": _("NVMe drives"),
-}
+} | {part.name: _(str(part.label)) for part in NAMED_PARTS}
 SUB_SCORES = (
     ("cpu_threads", _("CPU threads per GPU")),
     ("pcie_lanes", _("PCIe lane headroom")),
@@ -186,6 +186,12 @@ def build_fields(
         ("nvme", [(n, str(n)) for n in offered.nvme]),
         ("nodes", [(n, str(n)) for n in offered.nodes]),
     ]  # fmt: skip
+    for named in NAMED_PARTS:  # each part a build names by slug, after the count of it
+        after = next(i for i, (name, _pairs) in enumerate(views) if name == named.count) + 1
+        pairs = [("", gettext("not named (not priced)"))] + [
+            (item.slug, part(item)) for item in offered.parts[named.name]
+        ]
+        views.insert(after, (named.name, pairs))
     return [
         FieldView(name, str(FIELD_LABELS[name]), options(pairs, getattr(config, name)),
                   errors.get(name, []))

@@ -5,7 +5,7 @@ BOM call too (plain Python, no Django)."""
 from __future__ import annotations
 
 from configurator.engine.catalog import Catalog
-from configurator.engine.pricing import Bill, bill
+from configurator.engine.pricing import Bill, bill, counted_parts
 from configurator.web.configuration import Configuration
 from configurator.web.options import platform_of
 
@@ -30,4 +30,5 @@ def bill_of_materials(
         nics=config.nics,
         platform=platform_of(config, catalog),
         nic=catalog.find("nics", config.nic) if config.nic else None,
+        parts=counted_parts(config, catalog.find_named(config)),
     )

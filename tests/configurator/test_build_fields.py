@@ -19,6 +19,7 @@ from configurator.engine.build import (
     BUILD_FROM_NIC,
     BUILD_FROM_PLATFORM,
     BUILD_GIVEN,
+    NAMED_PARTS,
     Build,
 )
 from configurator.fleet.rows import ROW_OPTIONAL_FIELDS, build_fields
@@ -50,7 +51,7 @@ NOT_CARRIED = {
     # The page sizes the DIMMs from the CPU's channels; the permalink does not hold a count.
     "permalink": MEASURED | {"dimm_count"},
     # A recommended build has no drives (api.md's recommend build has no `nvme`).
-    "recommendation": MEASURED | {"nvme"},
+    "recommendation": MEASURED | {"nvme", *(part.name for part in NAMED_PARTS)},
     "quote": MEASURED,
 }
 
@@ -76,6 +77,8 @@ def _sample() -> Build:
         nvme=2,
         dimm_count=24,
         gpus_cross_numa=1,
+        # each part a build names by slug: the first of its kind the seed catalog holds
+        parts={part.name: getattr(everything, part.key)[0] for part in NAMED_PARTS},
     )
 
 
@@ -88,7 +91,10 @@ def test_every_field_of_a_build_is_given_or_taken_from_a_part():
 
 
 def test_the_assembler_takes_every_given_field():
-    assert set(inspect.signature(Build.assemble).parameters) - {"cls"} == set(BUILD_GIVEN)
+    # A part a build names by slug (NAMED_PARTS) is given in `parts`, by its field's name.
+    given = set(inspect.signature(Build.assemble).parameters) - {"cls", "parts"}
+    assert given | {part.name for part in NAMED_PARTS} == set(BUILD_GIVEN)
+    assert {part.name for part in NAMED_PARTS} <= {f.name for f in dataclasses.fields(Build)}
 
 
 def test_the_sample_sets_every_given_field_off_its_default():

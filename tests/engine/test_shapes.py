@@ -152,3 +152,32 @@ def test_a_warning_never_rejects_on_its_own():
 def test_a_node_without_gpus_has_no_shape_to_judge():
     build = builders.node(builders.xeon_gold_6530(), builders.l20(), 1, 256)
     assert finding(replace(build, gpu_count=0, gpus_per_socket=(0, 0))).status == "na"
+
+
+@pytest.mark.parametrize(
+    ("gpu", "count", "deployed"),
+    [
+        (builders.h100_sxm(), 1, 4),  # an SXM part comes on a whole HGX board
+        (builders.h100_sxm(), 5, 8),
+        (builders.h100_sxm(), 6, 8),  # 405B FP8's fewest H100 SXM: one 8-GPU board
+        (builders.h100_sxm(), 9, 16),
+        (builders.l20(), 3, 4),
+        (builders.l20(), 5, 8),
+        (builders.l20(), 2, 2),
+        (builders.l20(), 17, 24),
+    ],
+)
+def test_counts_are_rounded_up_to_whole_boards(gpu, count, deployed):
+    from configurator.engine.shapes import deployable_count
+
+    assert deployable_count(gpu, count) == deployed
+
+
+def test_the_counts_a_target_is_searched_on_are_whole_boards():
+    """issue 18: the fewest H100 SXM holding 405B FP8 (6) was timed as a 6-GPU node."""
+    from configurator.engine.performance import gpus_for_work
+
+    workload = Workload(405, Mode.INFER, precision="fp8", target_tokens_per_s=1000)
+    for fewest in (4, 5, 6, 7):
+        total = gpus_for_work(workload, builders.h100_sxm(), fewest, RULES, 512)
+        assert total is not None and (total in (4, 8) or total % 8 == 0), (fewest, total)

@@ -38,7 +38,7 @@ from configurator.engine.power import power_budget
 from configurator.engine.recommend.results import Recommendation
 from configurator.engine.registry import REGISTRY, CheckKind
 from configurator.engine.rules import RuleParams
-from configurator.engine.shapes import data_parallel, replica_gb
+from configurator.engine.shapes import HGX_BOARD_SIZES, data_parallel, replica_gb
 from configurator.engine.sizing import size_workload, usable_gb
 
 if TYPE_CHECKING:
@@ -288,7 +288,9 @@ def _deployable_fewest(
 
     free = replace(workload, gpu_count=None)
     probe = Search(free, catalog, search.rules, search.limit, search.max_nodes)
-    fewest = fewest_gpus(free, gpu, probe.usable(gpu), 1024)
+    # Within the search's limits: a figure beyond them is no build the recommender returns.
+    most = search.max_nodes * max(HGX_BOARD_SIZES)
+    fewest = fewest_gpus(free, gpu, probe.usable(gpu), most)
     if fewest is None:
         return None
     probe.needed[gpu.slug] = fewest
@@ -297,6 +299,8 @@ def _deployable_fewest(
     if not plans:
         return f"{fewest} × {gpu.name}"
     plan = min(plans, key=lambda plan: (plan.total, plan.nodes))
+    if plan.total > most:
+        return None
     if plan.nodes == 1:
         return f"{plan.total} × {gpu.name}"
     return _(
@@ -315,8 +319,10 @@ def no_build_reason(
             return _("The catalog offers no GPU %(gpu)s.", gpu=repr(workload.gpu))
         return _("The catalog offers no GPU.")
     if search.by_work and not search.needed and search.rejections.get(Rejection.WORK):
-        return work_reason(workload, gpus, rules, max_gpus)
-    if not search.needed:
+        return work_reason(workload, gpus, rules, work_gpus(search, max_gpus))
+    # Every GPU offered fails the precision check: that check is the reason, counted below.
+    unable = search.rejections.get("precision", 0) >= len(gpus)
+    if not search.needed and not unable:
         largest = max(gpus, key=lambda g: g.memory_gb)
         count = workload.gpu_count or max_gpus
         if not count:
@@ -351,9 +357,15 @@ def no_build_reason(
             rejection=_rejection_words(code),
             candidates=ngettext("%(n)s candidate", "%(n)s candidates", count),
         )
-        for code, count in search.rejections.most_common(3)
+        for code, count in search.rejections.most_common()
     )
     return _("Every candidate build was rejected; most often: %(common)s.", common=common)
+
+
+def work_gpus(search: Search, max_gpus: int) -> int:
+    """Return the most GPUs the work is timed on: within the search's nodes of 8 (the nodes
+    `Cluster.of_gpus` times), never a figure beyond what a build spans."""
+    return min(max_gpus, search.max_nodes * max(HGX_BOARD_SIZES))
 
 
 def work_reason(workload: Workload, gpus: list[Gpu], rules: RuleParams, max_gpus: int) -> str:
@@ -363,9 +375,12 @@ def work_reason(workload: Workload, gpus: list[Gpu], rules: RuleParams, max_gpus
         work = performance(Cluster.of_gpus(gpu, max_gpus, rules), workload, rules, 0.0)
         if work is None or (work.time_to_train_days is None and work.tokens_per_s is None):
             continue
-        score = (
-            work.time_to_train_days if work.time_to_train_days is not None else -(work.tokens_per_s)
-        )
+        if work.time_to_train_days is not None:
+            score = work.time_to_train_days
+        elif workload.target_tokens_per_s is None:  # a first-token target: the soonest first
+            score = work.time_to_first_token_s
+        else:
+            score = -work.tokens_per_s
         if best is None or score < best[0]:
             best = (score, gpu, work)
     limit = counted_gpus(max_gpus)

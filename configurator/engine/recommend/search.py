@@ -36,7 +36,12 @@ from configurator.engine.performance import (
 )
 from configurator.engine.power import power_budget
 from configurator.engine.pricing import build_bill
-from configurator.engine.recommend.explain import Rejection, explain, no_build_reason
+from configurator.engine.recommend.explain import (
+    Rejection,
+    explain,
+    no_build_reason,
+    work_gpus,
+)
 from configurator.engine.recommend.layouts import (
     Layout,
     arrange,
@@ -65,6 +70,7 @@ from configurator.engine.shapes import (
     Deployment,
     data_parallel,
     fewest_replicas,
+    served_replicas,
     weights_gb,
 )
 from configurator.engine.sizing import gpus_needed, size_workload, usable_gb
@@ -408,6 +414,11 @@ def complete(
             search.rejections[Rejection.WORK] += 1
             search.missed.add(gpu.slug)
             return None
+    replicas = plan.replicas
+    if work is not None and work.served is not None and replicas is not None:
+        # One deployment per answer: the replicas the figures were timed on (the shape
+        # check of a timed build describes the same, engine/shape_check.py).
+        replicas = served_replicas(work.served, plan.per_node)
     return Recommendation(
         build=build,
         platform=platform,
@@ -417,7 +428,7 @@ def complete(
         why="",
         nic=nic,
         psu_scheme=psus.label,
-        replicas=plan.replicas,
+        replicas=replicas,
         tier=tier(workload, platform, plan),
         performance=work,
     )
@@ -436,6 +447,16 @@ def _most_gpus(search: Search, gpu: Gpu, platform: Platform) -> int:
         networked = ()
     spread = networked if data_parallel(search.workload) else sizes
     return max(max(sizes), search.max_nodes * max(spread, default=0))
+
+
+PRECISION = "precision"  # the registered check of the GPU's number formats
+
+
+def runs_precision(gpu: Gpu, workload: Workload) -> bool:
+    """Return whether the GPU's tensor cores run the workload's weights and KV cache, as the
+    `precision` check (engine/checks.py) reads them: no build of it passes otherwise."""
+    precision = str(workload.precision).lower()
+    return gpu.runs(precision) and gpu.runs(str(workload.kv_cache_precision or precision).lower())
 
 
 def fewest_gpus(workload: Workload, gpu: Gpu, usable: float, max_gpus: int) -> int | None:
@@ -604,10 +625,15 @@ def recommend(
     max_gpus = max((_most_gpus(search, g, p) for g in gpus for p in catalog.platforms), default=0)
     if max_gpus:
         for gpu in gpus:
+            if not runs_precision(gpu, workload):
+                # The `precision` check rejects every build of it, whatever its CPU (P8 and
+                # the other CPU-side checks would otherwise be blamed first).
+                search.rejections[PRECISION] += 1
+                continue
             fewest = fewest_gpus(workload, gpu, search.usable(gpu), max_gpus)
             if fewest is not None and search.by_work and not workload.gpu_count:
                 # Meet the deadline or throughput target with more GPUs (whole nodes).
-                fewest = gpus_for_work(workload, gpu, fewest, rules, max_gpus)
+                fewest = gpus_for_work(workload, gpu, fewest, rules, work_gpus(search, max_gpus))
                 if fewest is None:
                     search.rejections[Rejection.WORK] += 1
             if fewest is not None:
