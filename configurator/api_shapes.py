@@ -69,6 +69,7 @@ def evaluated_json(evaluated: Evaluated) -> dict[str, object]:
     result["ruleset"] = evaluated.ruleset.as_dict()
     if evaluated.performance is not None:
         result["performance"] = evaluated.performance.as_dict(translate)
+    result["references"] = [reference.as_dict() for reference in evaluated.references]
     return result
 
 

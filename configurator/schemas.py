@@ -241,6 +241,15 @@ class RulesetRef(Schema):
     profile: str
 
 
+class ReferenceOut(Schema):
+    """Another published rule profile's verdict on the same build (domain.md §8)."""
+
+    profile: str
+    name: str
+    version: int
+    verdict: Literal["accept", "reject"]
+
+
 class EvaluationOut(Schema):
     verdict: Literal["accept", "reject"]
     pitfalls: list[PitfallOut]
@@ -253,6 +262,11 @@ class EvaluationOut(Schema):
         None, description="An unbalanced node: what its lost utilisation costs a month, CNY"
     )
     performance: PerformanceOut | None = None
+    references: list[ReferenceOut] = Field(
+        default_factory=list,
+        description="Every other rule profile's verdict on the same build and workload: "
+        "which published reference (operator baseline, NVIDIA RA) the build meets",
+    )
 
 
 class SizingOut(Schema):

@@ -50,6 +50,7 @@ class RuleVersionRef:
     profile: str
     version: int
     params: RuleParams
+    name: str = ""  # the profile's name, as the admin lists it
 
     def as_dict(self) -> dict[str, object]:
         return {"version": self.version, "profile": self.profile}
@@ -100,7 +101,10 @@ def _rules_at(token: str, catalog_token: str) -> RulesSnapshot:
     default = ""
     for version in RuleSetVersion.objects.select_related("profile").order_by("version"):
         current[version.profile.slug] = RuleVersionRef(
-            version.profile.slug, version.version, RuleParams.from_mapping(version.parameters)
+            version.profile.slug,
+            version.version,
+            RuleParams.from_mapping(version.parameters),
+            version.profile.name,
         )
         if version.profile.is_default:
             default = version.profile.slug

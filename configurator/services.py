@@ -56,6 +56,22 @@ def _unknown_profile(profile: str | None) -> str:
 
 
 @dataclass(frozen=True)
+class Reference:
+    """Another rule profile's verdict on a build: "NVIDIA AI Enterprise RA 2-8-5: accept"."""
+
+    ruleset: selectors.RuleVersionRef
+    verdict: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "profile": self.ruleset.profile,
+            "name": self.ruleset.name,
+            "version": self.ruleset.version,
+            "verdict": self.verdict,
+        }
+
+
+@dataclass(frozen=True)
 class Evaluated:
     """One build judged by the current rules: what `/evaluate`, the page and a quote show."""
 
@@ -65,6 +81,9 @@ class Evaluated:
     ruleset: selectors.RuleVersionRef
     monthly_price: float | None  # the build's one bill (`engine.pricing.build_bill`)
     performance: Performance | None  # the work's figures, when the workload states work
+    # The verdict of every other published rule profile on the same build and workload
+    # (domain.md §8: say which reference a build meets), in the profiles' order.
+    references: tuple[Reference, ...] = ()
 
     @property
     def verdict(self) -> str:
@@ -94,7 +113,12 @@ def build_evaluate(
             evaluation.failed_codes,
             evaluation.balance.balanced,
         )
-    return Evaluated(build, workload, evaluation, version, price, work)
+    references = tuple(
+        Reference(other, str(evaluate(build, other.params, workload).verdict))
+        for slug, other in rules.current.items()
+        if slug != version.profile
+    )
+    return Evaluated(build, workload, evaluation, version, price, work, references)
 
 
 def version_in(rules: selectors.RulesSnapshot, profile: str | None) -> selectors.RuleVersionRef:

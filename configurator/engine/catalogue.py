@@ -133,8 +133,8 @@ PRECISION = CatalogueEntry(
 FABRIC = CatalogueEntry(
     title=_("Multi-node training fabric"),
     impact=_(
-        "gradients cross nodes over the management network: collective communication, "
-        "not the GPUs, sets the iteration time"
+        "too little fabric bandwidth between nodes (the check states what it found): "
+        "collective communication, not the GPUs, sets the iteration time"
     ),
     source="domain.md §6 [decision], §7, §8 (NVIDIA reference: one NIC per GPU)",
 )

@@ -18,13 +18,13 @@ from configurator.engine.build import (
     PRECISION_ARCHITECTURES,
     Architecture,
     Build,
-    Cpu,
     FinetuneMethod,
+    FormFactor,
     Mode,
     Workload,
 )
 from configurator.engine.changes import Change
-from configurator.engine.fabric import NicRequirement, nic_requirement
+from configurator.engine.fabric import FALLBACK_NODE_LINK_GBPS, NicRequirement, nic_requirement
 from configurator.engine.findings import Finding, failed, not_applicable, num, passed, warned
 from configurator.engine.memory import (
     DIMMS_PER_CHANNEL,
@@ -48,12 +48,13 @@ MODERN_PLATFORMS = alternatives(
     _("%(cpus)s (Gen%(gen)s, %(lanes)s lanes)", cpus=cpus, gen=5, lanes=MODERN_PLATFORM_LANES)
     for cpus in ("2 × Xeon Gold 6530", "2 × EPYC 9754")
 )
-# High-base-clock CPUs for small-batch inference (decision §6, datasheets §9): name, base GHz.
-HIGH_CLOCK_CPUS: tuple[tuple[str, float], ...] = (
-    ("Xeon Gold 6542Y", 2.9),
-    ("EPYC 9374F", 3.85),
-    ("Xeon Gold 6548Y+", 2.5),
-    ("EPYC 9474F", 3.6),
+# High-base-clock CPUs for small-batch inference (decision §6, datasheets §9): name, base
+# GHz, socket (the catalog's `socket`: a fix names only CPUs the platform's socket takes).
+HIGH_CLOCK_CPUS: tuple[tuple[str, float, str], ...] = (
+    ("Xeon Gold 6542Y", 2.9, "LGA4677"),
+    ("EPYC 9374F", 3.85, "SP5"),
+    ("Xeon Gold 6548Y+", 2.5, "LGA4677"),
+    ("EPYC 9474F", 3.6, "SP5"),
 )
 # GPUs per node that one model replica is deployed on (domain.md §6), largest first.
 DEPLOYED_GPU_COUNTS = (8, 4, 2, 1)
@@ -412,6 +413,17 @@ def training_without_nvlink(build: Build, workload: Workload | None, rules: Rule
             size=num(size), size_min=num(size_min),
         )  # fmt: skip
         return passed("P5", detail, numbers)
+    if linked and build.gpu.form_factor is not FormFactor.SXM and build.gpu_count > 2:
+        # NVLink bridges join pairs (domain.md §6): the ring between pairs crosses PCIe, and
+        # the time model times it there (docs/performance.md "Interconnect as wired").
+        detail = _(
+            "%(size)sB %(mode)s on %(gpus)s: NVLink bridges join pairs, the all-reduce "
+            "between the %(pairs)s pairs crosses PCIe Gen%(gen)s (timed in the performance "
+            "figures); an NVSwitch board joins every GPU",
+            size=num(size), mode=MODE_WORDS[workload.mode], gpus=_gpus(build),
+            pairs=build.gpu_count // 2, gen=min(build.pcie_gen, build.gpu.pcie_gen),
+        )  # fmt: skip
+        return passed("P5", detail, numbers)
     if linked:
         detail = _(
             "%(size)sB %(mode)s over NVLink (%(gpus)s)",
@@ -576,11 +588,15 @@ def _vendor(cpu_name: str) -> str:
     return "amd" if "EPYC" in cpu_name.upper() else "intel"
 
 
-def _high_clock_examples(cpu: Cpu, ghz_min: float) -> str:  # CPU names: not translated
-    """Name one fitting CPU per vendor, the build's own vendor first (same board family)."""
+def _high_clock_examples(build: Build, ghz_min: float) -> str:  # CPU names: not translated
+    """Name a high-clock CPU the build's socket takes (the platform's, else the CPU's);
+    with neither known, one per vendor, the build's own first. A fix never names a CPU that
+    does not fit the board (domain.md §6)."""
+    cpu = build.cpu
+    socket = build.platform.cpu_socket if build.platform is not None else cpu.socket
     picks: dict[str, str] = {}
-    for name, ghz in HIGH_CLOCK_CPUS:
-        if ghz >= ghz_min:
+    for name, ghz, fits in HIGH_CLOCK_CPUS:
+        if ghz >= ghz_min and (not socket or fits == socket):
             picks.setdefault(_vendor(name), f"{name} {num(ghz)} GHz")
     return ", ".join(sorted(picks.values(), key=lambda pick: _vendor(pick) != _vendor(cpu.name)))
 
@@ -607,7 +623,7 @@ def low_base_clock(build: Build, workload: Workload | None, rules: RuleParams) -
         batch=batch, batch_max=batch_max, cpu=build.cpu.name, ghz=num(ghz),
     )  # fmt: skip
     if ghz < ghz_min:
-        examples = _high_clock_examples(build.cpu, ghz_min)
+        examples = _high_clock_examples(build, ghz_min)
         fix = _("a high-base-clock CPU (≥ %(ghz_min)s GHz base)", ghz_min=num(ghz_min))
         if examples:
             fix = _(
@@ -955,30 +971,38 @@ def multi_node_fabric(build: Build, workload: Workload | None, rules: RuleParams
         "%(mode)s over %(nodes)s nodes of %(gpus)s",
         mode=MODE_WORDS[workload.mode], nodes=build.nodes, gpus=_gpus(build),
     )  # fmt: skip
+    found, needed = build.nics * max(speed, 0), need.bandwidth_gbps(build.gpu_count)
+    numbers["fabric_gbps"] = found
+    numbers["fabric_gbps_needed"] = needed
     problem = None
-    if build.nics < nics_needed:
-        has = _("no high-speed NICs")
-        if build.nics:
-            has = ngettext("%(n)s NIC", "%(n)s NICs", build.nics)
-        problem = _("%(has)s per node; it needs %(wanted)s", has=has, wanted=wanted)
+    if build.nics <= 0:
+        problem = _(
+            "no high-speed NICs per node: gradients cross the %(fallback)s Gb/s management "
+            "network; it needs %(needed)s Gb/s of fabric, %(wanted)s",
+            fallback=FALLBACK_NODE_LINK_GBPS, needed=f"{needed:,}", wanted=wanted,
+        )  # fmt: skip
     elif speed <= 0:
         problem = ngettext(
             "%(n)s NIC per node of unstated speed; it needs %(wanted)s",
             "%(n)s NICs per node of unstated speed; it needs %(wanted)s",
             build.nics, wanted=wanted,
         )  # fmt: skip
-    elif speed < need.speed_gbps_min:
+    elif found < needed:
         problem = _(
-            "%(nics)s × %(speed)s Gb/s NICs per node; it needs %(wanted)s",
-            nics=build.nics, speed=speed, wanted=wanted,
+            "%(nics)s × %(speed)s Gb/s NICs per node = %(found)s Gb/s of fabric; it needs "
+            "%(needed)s Gb/s, %(wanted)s",
+            nics=build.nics, speed=speed, found=f"{found:,}", needed=f"{needed:,}",
+            wanted=wanted,
         )  # fmt: skip
     if problem:
         detail = _("%(where)s: %(problem)s", where=where, problem=problem)
         fix, change = _fabric_fix(build, need, rules)
         return failed("fabric", detail, fix, numbers, change, picks=("nic", "platform"))
     detail = _(
-        "%(where)s: %(nics)s × %(speed)s Gb/s NICs per node (%(share)s needed)",
-        where=where, nics=build.nics, speed=speed, share=share,
+        "%(where)s: %(nics)s × %(speed)s Gb/s NICs per node = %(found)s Gb/s of fabric "
+        "(%(needed)s Gb/s needed: %(wanted)s)",
+        where=where, nics=build.nics, speed=speed, found=f"{found:,}", needed=f"{needed:,}",
+        wanted=wanted,
     )  # fmt: skip
     return passed("fabric", detail, numbers)
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from configurator.engine.balance import Balance, build_balance
 from configurator.engine.build import Build, Workload
 from configurator.engine.findings import Finding
-from configurator.engine.performance import CURRENCY, monthly_losses
+from configurator.engine.performance import CURRENCY, modelled_losses, monthly_losses
 from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
 
@@ -30,6 +30,9 @@ class Evaluation:
     checks: tuple[Finding, ...]
     balance: Balance
     verdict: Verdict
+    # The share of the rent each failed pitfall the time model times wastes (P1, P5, P8:
+    # `performance.modelled_losses`), counted once (domain.md §6).
+    modelled: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def failures(self) -> tuple[Finding, ...]:
@@ -50,6 +53,12 @@ class Evaluation:
         """Return the checks that warn: reported, but they do not reject the build."""
         return tuple(finding for finding in self.checks if finding.warned)
 
+    def monthly_losses(self, monthly_price: float) -> dict[str, float]:
+        """Return what each failed check with a loss, and an unbalanced node, cost a month."""
+        return monthly_losses(
+            self.failed_codes, self.balance.balanced, monthly_price, self.modelled
+        )
+
     def as_dict(
         self, translate: Callable[[str], str] = str, monthly_price: float | None = None
     ) -> dict[str, object]:
@@ -69,7 +78,7 @@ class Evaluation:
             "balance": balance,
         }
         if monthly_price is not None:
-            losses = monthly_losses(self.failed_codes, self.balance.balanced, monthly_price)
+            losses = self.monthly_losses(monthly_price)
             for pitfall in pitfalls:
                 if pitfall["code"] in losses:
                     pitfall["monthly_loss"] = losses[pitfall["code"]]
@@ -85,4 +94,7 @@ def evaluate(build: Build, rules: RuleParams, workload: Workload | None = None) 
     findings = tuple(check(build, workload, rules) for check in REGISTRY.checks())
     balance = build_balance(build, rules)
     rejected = not balance.balanced or any(finding.failed for finding in findings)
-    return Evaluation(findings, balance, Verdict.REJECT if rejected else Verdict.ACCEPT)
+    failed = tuple(finding.code for finding in findings if finding.failed)
+    modelled = modelled_losses(build, workload, rules, failed, balance.balanced)
+    verdict = Verdict.REJECT if rejected else Verdict.ACCEPT
+    return Evaluation(findings, balance, verdict, modelled)

@@ -44,9 +44,15 @@ token follow the attention kind and KV precision (`sizing.kv_bytes_per_token`).
 Cost: a month is 730 hours (365 × 24 / 12); cost per run = monthly price × hours / 730; cost
 per million output tokens = monthly price / (tokens/s · 730 · 3600) · 10⁶.
 
-A build that falls into a pitfall loses what the guide measured (`LOSSES`): its time is
-multiplied, its throughput divided, and the pitfall's monthly loss is the share of the rent
-that buys nothing, price · (1 − 1/factor).
+A pitfall's cost is counted once (domain.md §6). Where the model times the cause itself —
+P1's PCIe 3.0 links, P5's all-reduce over PCIe, P8's CPU scheduling latency (added to each
+step and the first token, `cpu_latency_s`) — the figures carry no further factor and the
+monthly loss is the modelled difference (`modelled_losses`). An unbalanced node loses what
+the guide measured (`BALANCE_LOSS`): its time is multiplied, its throughput divided, and its
+monthly loss is the share of the rent that buys nothing, price · (1 − 1/factor).
+
+NVLink bridges join pairs: a ring over more than two bridged cards crosses PCIe between the
+pairs (`_intra_link_gbs`); only an NVSwitch board joins every GPU at NVLink speed.
 """
 
 from __future__ import annotations
@@ -67,7 +73,7 @@ from configurator.engine.build import (
     Mode,
     Workload,
 )
-from configurator.engine.fabric import nic_requirement
+from configurator.engine.fabric import FALLBACK_NODE_LINK_GBPS, nic_requirement
 from configurator.engine.messages import (
     Message,
     _,
@@ -95,8 +101,6 @@ SECONDS_PER_DAY = 86_400
 CURRENCY = "CNY"
 # PCIe x16 bandwidth per direction by generation, GB/s (PCI-SIG: 8, 16, 32 GT/s, 128b/130b).
 PCIE_X16_GBS: Mapping[int, float] = MappingProxyType({3: 15.75, 4: 31.5, 5: 63.0, 6: 121.0})
-# Between nodes without high-speed NICs, the node's 25 Gb/s Ethernet carries the gradients.
-FALLBACK_NODE_LINK_GBPS = 25
 # Start-up latency of one small NCCL all-reduce inside a node (llm-analysis' figure for H100).
 ALL_REDUCE_LATENCY_S = 8e-6
 
@@ -279,27 +283,134 @@ def mfu(build: Node, rules: RuleParams) -> float:
     }[interconnect(build)]
 
 
+# Pitfalls whose cause the time model itself times (domain.md §6 "A pitfall's cost is counted
+# once"): P1's PCIe 3.0 links and P5's all-reduce over PCIe are in the links it times, P8's
+# scheduling latency is added on the CPU side (`cpu_latency_s`). Their loss is never a factor
+# on the figures; their monthly loss is the modelled difference (`modelled_losses`).
+MODELLED = frozenset({"P1", "P5", "P8"})
+
+
 def loss_factor(codes: tuple[str, ...], balanced: bool) -> float:
-    """Return the product of the measured losses of the failed checks that have one."""
+    """Return the product of the measured losses of the failed checks that have one and that
+    the time model does not time itself (`MODELLED`)."""
     losses = REGISTRY.losses()
     factor = 1.0
     for code in codes:
-        if code in losses:
+        if code in losses and code not in MODELLED:
             factor *= losses[code].factor
     if not balanced:
         factor *= BALANCE_LOSS.factor
     return factor
 
 
+def cpu_latency_s(codes: tuple[str, ...], rules: RuleParams) -> float:
+    """Return the CPU-side latency a step gains from P8: the measured +54 % of the serving
+    engine's scheduling time per step (`cpu_scheduling_ms`); 0 when P8 did not fail."""
+    if "P8" not in codes:
+        return 0.0
+    return (REGISTRY.losses()["P8"].factor - 1) * rules.cpu_scheduling_ms / 1000
+
+
 def monthly_losses(
-    codes: tuple[str, ...], balanced: bool, monthly_price: float
+    codes: tuple[str, ...],
+    balanced: bool,
+    monthly_price: float,
+    modelled: Mapping[str, float] | None = None,
 ) -> dict[str, float]:
-    """Return what each failed check with a measured loss costs per month, by code."""
+    """Return what each failed check with a measured loss costs per month, by code.
+
+    `modelled` holds, for the pitfalls the time model times (`MODELLED`), the share of the
+    work's rent the cause wastes (`modelled_losses`); such a pitfall without a modelled share
+    carries the guide's measured factor only where the guide measured it, training (P1, P5),
+    and none for inference (the key "" is 0.0 then); P8 has none without a modelled share.
+    """
     measured = REGISTRY.losses()
-    losses = {code: measured[code].monthly(monthly_price) for code in codes if code in measured}
+    modelled = modelled if modelled is not None else {}
+    losses = {}
+    for code in codes:
+        if code in modelled:
+            losses[code] = round(monthly_price * modelled[code], 2)
+        elif code in measured and code not in MODELLED:
+            losses[code] = measured[code].monthly(monthly_price)
+        elif code in measured and code != "P8" and modelled.get("", 1.0):
+            losses[code] = measured[code].monthly(monthly_price)  # the guide's, for training
     if not balanced:
         losses["balance"] = BALANCE_LOSS.monthly(monthly_price)
     return losses
+
+
+def _without(build: Node, code: str, rules: RuleParams) -> Node:
+    """Return the build as it would be without the cause of pitfall `code` (P1, P5)."""
+    nodes = getattr(build, "nodes", 1)
+    cluster = Cluster(
+        gpu=build.gpu,
+        gpu_count=build.gpu_count,
+        nodes=nodes,
+        nvlink=build.nvlink,
+        nics=build.nics,
+        nic_speed_gbps=build.nic_speed_gbps,
+        pcie_gen=build.pcie_gen,
+    )
+    if code == "P1":
+        return replace(cluster, pcie_gen=max(build.pcie_gen, rules.pcie_gen_min))
+    return cluster
+
+
+def _p5_share(build: Node, actual: Performance, rules: RuleParams) -> float:
+    """Return the share of a training run P5's PCIe-only board costs, as the model times it:
+    the run at the MFU of a linked board (NVLink bridges for PCIe cards, NVSwitch for SXM)
+    with the gradient all-reduce hidden, against the run as timed (its PCIe MFU and the
+    all-reduce exposed beyond the compute)."""
+    seconds = actual.terms.get("seconds") or 0.0
+    if not seconds or "compute_s" not in actual.terms:
+        return 0.0
+    sxm = build.gpu.form_factor == FormFactor.SXM
+    linked = rules.mfu_nvswitch if sxm else rules.mfu_bridge
+    factor = actual.terms.get("factor", 1.0)
+    without = actual.terms["compute_s"] * actual.terms["mfu"] / linked * factor
+    return max(0.0, 1 - without / seconds)
+
+
+def modelled_losses(
+    build: Node,
+    workload: Workload | None,
+    rules: RuleParams,
+    failed_codes: tuple[str, ...],
+    balanced: bool,
+) -> dict[str, float]:
+    """Return, per failed modelled pitfall (`MODELLED`), the share of the rent it wastes: the
+    work timed as the build is against the work timed without the cause, 1 − t_without/t
+    for a run, 1 − (tokens/s)/(tokens/s without) for serving (domain.md §6).
+
+    P1: the same build on the baseline's PCIe generation. P5: the run at a linked board's
+    MFU with the gradient all-reduce hidden (`_p5_share`). P8: the same serving without the
+    CPU-side latency. Without stated work there is nothing modelled:
+    the key "" then says whether the guide's factor may stand in for P1 and P5 (1.0 for
+    training or no workload, 0.0 for inference, which the guide did not measure).
+    """
+    codes = tuple(code for code in failed_codes if code in MODELLED)
+    if not codes:
+        return {}
+    if workload is None or not workload.has_work:
+        inferring = workload is not None and workload.mode == Mode.INFER
+        return {"": 0.0 if inferring else 1.0}
+    actual = performance(build, workload, rules, 1.0, failed_codes, balanced)
+    shares = {}
+    for code in codes:
+        if actual is None:
+            break
+        if code == "P5":
+            shares[code] = _p5_share(build, actual, rules)
+            continue
+        rest = tuple(other for other in failed_codes if other != code)
+        fixed = performance(_without(build, code, rules), workload, rules, 1.0, rest, balanced)
+        if fixed is None:
+            continue
+        if actual.tokens_per_s and fixed.tokens_per_s:
+            shares[code] = max(0.0, 1 - actual.tokens_per_s / fixed.tokens_per_s)
+        elif actual.time_to_train_days and fixed.time_to_train_days:
+            shares[code] = max(0.0, 1 - fixed.time_to_train_days / actual.time_to_train_days)
+    return shares
 
 
 def _training_peak(gpu: Gpu, precision: str) -> float:
@@ -354,12 +465,27 @@ def weights_read(workload: Workload, tokens: float) -> float:
     return (total - expert_params + expert_params * touched) * weight_bytes
 
 
-def _intra_link_gbs(build: Node) -> tuple[float, str]:
-    """Return the one-way bandwidth per GPU inside a node, and its name."""
-    if build.nvlink and build.gpu.has_nvlink:
-        return build.gpu.nvlink_gbps / 2, f"NVLink {build.gpu.nvlink_gbps / 2:g} GB/s"
+def _pcie_link_gbs(build: Node) -> tuple[float, str]:
     gen = min(build.pcie_gen, build.gpu.pcie_gen)
     return PCIE_X16_GBS.get(gen, 15.75), f"PCIe {gen}.0 x16"
+
+
+def _intra_link_gbs(build: Node, group: int | None = None) -> tuple[float, str]:
+    """Return the one-way bandwidth per GPU of a ring over `group` GPUs of a node (all of
+    them when not given), and its name.
+
+    NVLink bridges join pairs (domain.md §6): a ring over more than two bridged cards
+    crosses PCIe between the pairs, so PCIe is its slowest hop. Only an NVSwitch board joins
+    every GPU at NVLink speed.
+    """
+    group = build.gpu_count if group is None else group
+    kind = interconnect(build)
+    if kind is Interconnect.PCIE:
+        return _pcie_link_gbs(build)
+    if kind is Interconnect.BRIDGE and group > 2:
+        gbs, name = _pcie_link_gbs(build)
+        return gbs, _("%(link)s between NVLink-bridged pairs", link=name)
+    return build.gpu.nvlink_gbps / 2, f"NVLink {build.gpu.nvlink_gbps / 2:g} GB/s"
 
 
 def _link_gbs(build: Node, rules: RuleParams) -> tuple[float, str]:
@@ -609,6 +735,7 @@ def _serve(
     efficiency: float,
     factor: float,
     link_gbs: float,
+    cpu_latency: float = 0.0,
 ) -> _Serving:
     prompt, output = _lengths(workload)
     active = workload.active_b * 1e9
@@ -645,11 +772,13 @@ def _serve(
         )
 
     decode_comm = all_reduces(b)
-    decode_step = (max(decode_memory, decode_compute) + decode_comm) * factor
+    decode_step = (max(decode_memory, decode_compute) + decode_comm) * factor + cpu_latency
     prefill_compute = 2 * (active + prefill_attention * prompt) * prompt / (r * peak * efficiency)
     prefill_memory = weights / (r * bandwidth)
-    first_token = (max(prefill_compute, prefill_memory) + all_reduces(prompt)) * factor
+    prefill = max(prefill_compute, prefill_memory) + all_reduces(prompt)
+    first_token = prefill * factor + cpu_latency
     prefill_batch = (max(prefill_compute * b, prefill_memory) + all_reduces(prompt * b)) * factor
+    prefill_batch += cpu_latency
     per_replica = b * output / (prefill_batch + output * decode_step)
     return _Serving(
         plan,
@@ -678,8 +807,12 @@ def inference(
     rules: RuleParams,
     monthly_price: float,
     factor: float = 1.0,
+    cpu_latency: float = 0.0,
 ) -> Performance:
     """Return the output tokens per second, time to first token and cost of serving.
+
+    `cpu_latency` (seconds) is CPU-side scheduling time added to every step and to the first
+    token (P8, `cpu_latency_s`); it never scales the GPUs' terms.
 
     Of the replica sizes that hold the model, the one that serves the most tokens per second
     is taken (the fewest GPUs per replica on a tie); with a time-to-first-token target, the
@@ -694,10 +827,16 @@ def inference(
     if not plans:
         return _unknown(workload, monthly_price, gpu)
     efficiency = mfu(build, rules)
-    link = _intra_link_gbs(build)[0] * rules.comm_bandwidth_efficiency
+
+    def link(plan: Replica) -> float:
+        return _intra_link_gbs(build, plan.gpus)[0] * rules.comm_bandwidth_efficiency
+
     ttft = workload.target_ttft_s
     serving = max(
-        (_serve(plan, sized, gpu, peak, bandwidth, efficiency, factor, link) for plan in plans),
+        (
+            _serve(plan, sized, gpu, peak, bandwidth, efficiency, factor, link(plan), cpu_latency)
+            for plan in plans
+        ),
         key=lambda serving: (
             ttft is None or serving.first_token <= ttft,
             serving.tokens_per_s,
@@ -738,6 +877,15 @@ def inference(
         ),
         _month_note(),
     ]
+    if interconnect(build) is Interconnect.BRIDGE and plan.gpus > 2:
+        assumptions.append(
+            _(
+                "NVLink bridges join pairs: the all-reduces between the %(pairs)s pairs cross "
+                "%(link)s",
+                pairs=plan.gpus // 2,
+                link=_pcie_link_gbs(build)[1],
+            )
+        )
     if workload.is_moe:
         assumptions.append(
             _(
@@ -750,6 +898,14 @@ def inference(
     if factor != 1:
         assumptions.append(
             _("measured pitfall losses: latency × %(factor)s", factor=f"{factor:.2f}")
+        )
+    if cpu_latency:
+        assumptions.append(
+            _(
+                "low base clock (P8): %(ms)s ms of CPU scheduling added to every step and to "
+                "the first token",
+                ms=f"{cpu_latency * 1000:.2g}",
+            )
         )
     if target is not None:
         shown = f"{target:g}"
@@ -787,6 +943,7 @@ def inference(
             "per_replica_tokens_per_s": serving.per_replica,
             "mfu": efficiency,
             "factor": factor,
+            "cpu_latency_s": cpu_latency,
         },
     )
 
@@ -841,7 +998,8 @@ def performance(
         return None
     factor = loss_factor(failed_codes, balanced)
     if workload.mode == Mode.INFER:
-        return inference(build, workload, rules, monthly_price, factor)
+        latency = cpu_latency_s(failed_codes, rules)
+        return inference(build, workload, rules, monthly_price, factor, latency)
     return training(build, workload, rules, monthly_price, factor)
 
 

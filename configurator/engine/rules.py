@@ -140,6 +140,16 @@ class RuleParams:
     cpu_base_ghz_min: float = rule(
         2.4, "cpu", _("Lowest CPU base clock for small-batch inference"), _("GHz"), GUIDE, "§4 P8"
     )
+    # P8's +54 % is CPU-side latency (domain.md §6): the serving engine's scheduling time per
+    # step at the baseline clock, which a low base clock lengthens; never a GPU slowdown.
+    cpu_scheduling_ms: float = rule(
+        1.0,
+        "cpu",
+        _("CPU scheduling time per inference step that a low base clock lengthens (P8)"),
+        _("ms"),
+        PERFORMANCE_DOC,
+        "P8",
+    )
     small_batch_max: int = rule(
         16,
         "cpu",
@@ -172,7 +182,21 @@ class RuleParams:
     # `nic_speed_gbps_min` Gb/s, `nic_speed_gbps_min_hopper` for Hopper GPUs [decision §6;
     # NVIDIA's DGX/HGX reference: one 200G NIC per A100/A800, one 400G NIC per H100].
     gpus_per_nic: int = rule(
-        1, "fabric", _("GPUs per high-speed NIC in multi-node training"), _("GPUs"), NVIDIA_RA
+        1,
+        "fabric",
+        _("GPUs per high-speed NIC in multi-node training on an HGX/DGX (SXM) board"),
+        _("GPUs"),
+        NVIDIA_RA,
+    )
+    # PCIe boards: NVIDIA's PCIe-optimised "2-8-5" node has 4 east-west NICs for 8 GPUs (one
+    # per bridged pair) plus one north-south [domain.md §6, §8].
+    gpus_per_nic_pcie: int = rule(
+        2,
+        "fabric",
+        _("GPUs per high-speed NIC in multi-node training on a PCIe board"),
+        _("GPUs"),
+        NVIDIA_RA,
+        "2-8-5",
     )
     nic_speed_gbps_min: int = rule(
         200, "fabric", _("Slowest NIC for multi-node training"), _("Gb/s"), NVIDIA_RA

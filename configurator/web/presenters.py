@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 
 from django.http import QueryDict
@@ -23,7 +24,7 @@ from configurator import selectors
 from configurator.engine.build import NAMED_PARTS, Mode
 from configurator.engine.evaluate import Verdict
 from configurator.engine.model_shapes import ModelShape, UnknownModelError, published_shape
-from configurator.engine.performance import Performance, monthly_losses
+from configurator.engine.performance import Performance
 from configurator.inputs import InputErrors, workload_from_input
 from configurator.schemas import WorkloadIn
 from configurator.selectors import CatalogSnapshot
@@ -254,10 +255,7 @@ def _losses(evaluated: Evaluated) -> dict[str, float]:
     on the price of the parts the build names (none without that price)."""
     if evaluated.monthly_price is None:
         return {}
-    evaluation = evaluated.evaluation
-    return monthly_losses(
-        evaluation.failed_codes, evaluation.balance.balanced, evaluated.monthly_price
-    )
+    return evaluated.evaluation.monthly_losses(evaluated.monthly_price)
 
 
 def _price_scale(evaluated: Evaluated, monthly_price: float | None) -> float:
@@ -404,6 +402,42 @@ def gpu_memory_per_gpu(config: Configuration, catalog: CatalogSnapshot) -> int |
     return gpu.memory_gb if gpu else None
 
 
+VERDICT_WORDS = {"accept": _("accepted"), "reject": _("rejected")}
+# A bilingual profile name, "Operator baseline (<its Chinese name>)": the aside in brackets
+# (ASCII or full-width) holding CJK ideographs.
+CJK = re.compile(r"[\u4e00-\u9fff]")
+CHINESE_ASIDE = re.compile(r"\s*[(\uff08][^)\uff09]*[\u4e00-\u9fff][^)\uff09]*[)\uff09]")
+
+
+def profile_label(name: str) -> str:
+    """Return a profile's name as the page writes it: a bilingual name's CJK aside only where
+    the page's own words are written in that script (its catalogue's "accepted")."""
+    if CJK.search(str(VERDICT_WORDS["accept"])):
+        return name
+    return CHINESE_ASIDE.sub("", name).strip() or name
+
+
+def references_view(evaluated: Evaluated | None) -> list[dict]:
+    """Return the verdict of the profile the page judged by, then every other published
+    reference's on the same build (domain.md §8): "Operator baseline: rejected · NVIDIA AI
+    Enterprise RA 2-8-5: accepted". Empty when there is no other profile to compare."""
+    if evaluated is None or not evaluated.references:
+        return []
+    own = evaluated.ruleset
+    rows = [(own.name or own.profile, own.profile, evaluated.verdict)]
+    rows += [(r.ruleset.name or r.ruleset.profile, r.ruleset.profile, r.verdict)
+             for r in evaluated.references]  # fmt: skip
+    return [
+        {
+            "name": profile_label(name),
+            "profile": slug,
+            "verdict": verdict,
+            "text": VERDICT_WORDS[verdict],
+        }
+        for name, slug, verdict in rows
+    ]
+
+
 def assessment_context(
     assessment: Assessment, catalog: CatalogSnapshot | None = None, fixes: dict | None = None
 ) -> dict:
@@ -419,6 +453,7 @@ def assessment_context(
         "verdict": evaluated.verdict if evaluated else None,
         "verdict_text": verdict_text(evaluated, balance),
         "ruleset": evaluated.ruleset.as_dict() if evaluated else None,
+        "references": references_view(evaluated),
         "checks": check_rows(evaluated, assessment.bill.monthly_price, fixes),
         "performance": performance_view(evaluated.performance if evaluated else None, scale),
         "check_order": [check.code for check in checks],

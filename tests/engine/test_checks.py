@@ -691,13 +691,13 @@ def test_fabric_share_comes_from_the_profile() -> None:
 
 
 def test_fabric_fix_on_a_direct_board_says_when_the_lanes_do_not_hold_the_nics() -> None:
-    """8 GPUs and 8 NICs direct to 2 × 6530 need 256 lanes of 160: the fix must say so."""
+    """8 GPUs and 4 NICs (one per two PCIe GPUs) direct to 2 × 6530 need 192 lanes of 160."""
     build = node(xeon_gold_6530(), a800_pcie(), 8, 1024, psu_watts=6000, nodes=2)
     finding = checks.multi_node_fabric(build, TRAIN_34B, RULES)
     assert finding.status is Status.FAIL
     assert "PCIe-switch board" in finding.fix
-    assert "256 lanes" in finding.fix and "160" in finding.fix
-    assert "4 GPUs per node with 4 NICs" in finding.fix
+    assert "192 lanes" in finding.fix and "160" in finding.fix
+    assert "4 GPUs per node with 2 NICs" in finding.fix
     fewer = node(xeon_gold_6530(), a800_pcie(), 4, 512, psu_watts=6000, nodes=4)
     fitted = replace(fewer, nics=4, nic_speed_gbps=200)
     assert checks.pcie_lane_budget(fitted, None, RULES).status is Status.PASS

@@ -12,17 +12,30 @@ RULES = RuleParams()
 
 
 @pytest.mark.parametrize(
-    ("gpu", "speed"),
+    ("gpu", "share", "speed"),
     [
-        pytest.param(h100_sxm(), 400, id="H100: one 400G NIC per GPU"),
-        pytest.param(a800_sxm(), 200, id="A800 SXM: one 200G NIC per GPU"),
-        pytest.param(a800_pcie(), 200, id="A800 PCIe: one 200G NIC per GPU"),
-        pytest.param(l20(), 200, id="L20"),
-        pytest.param(rtx_4090(), 200, id="RTX 4090"),
+        pytest.param(h100_sxm(), 1, 400, id="H100 SXM (HGX): one 400G NIC per GPU"),
+        pytest.param(a800_sxm(), 1, 200, id="A800 SXM (HGX): one 200G NIC per GPU"),
+        pytest.param(a800_pcie(), 2, 200, id="A800 PCIe: one 200G NIC per two GPUs (2-8-5)"),
+        pytest.param(l20(), 2, 200, id="L20 (PCIe)"),
+        pytest.param(rtx_4090(), 2, 200, id="RTX 4090 (PCIe)"),
     ],
 )
-def test_nvidia_reference_defaults(gpu, speed):
-    assert nic_requirement(gpu, RULES) == NicRequirement(gpus_per_nic=1, speed_gbps_min=speed)
+def test_nvidia_reference_defaults(gpu, share, speed):
+    """Fabric by board (domain.md §6): one NIC per GPU on HGX/DGX boards (DGX H100: 8 ×
+    400G ConnectX-7 for 8 GPUs), one per two on PCIe boards (NVIDIA's PCIe-optimised RA
+    "2-8-5": 8 GPUs, 4 east-west NICs + 1 north-south)."""
+    assert nic_requirement(gpu, RULES) == NicRequirement(gpus_per_nic=share, speed_gbps_min=speed)
+
+
+def test_the_pcie_share_is_its_own_rule_parameter():
+    assert nic_requirement(a800_pcie(), replace(RULES, gpus_per_nic_pcie=1)).gpus_per_nic == 1
+    assert nic_requirement(h100_sxm(), replace(RULES, gpus_per_nic_pcie=4)).gpus_per_nic == 1
+
+
+def test_the_bandwidth_a_node_needs_is_its_nics_at_the_slowest_speed():
+    assert nic_requirement(h100_sxm(), RULES).bandwidth_gbps(8) == 3200
+    assert nic_requirement(a800_pcie(), RULES).bandwidth_gbps(8) == 800
 
 
 def test_the_profile_decides_share_and_speed():

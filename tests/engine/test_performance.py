@@ -183,26 +183,37 @@ def test_fp8_needs_fp8_tensor_cores():
 
 @pytest.mark.parametrize(
     ("code", "share"),
-    [("P1", 1 - 0.61 / 0.886), ("P5", 1 - 1 / 2.16), ("P8", 1 - 1 / 1.54), ("balance", 0.281)],
+    [("P1", 1 - 0.61 / 0.886), ("P5", 1 - 1 / 2.16), ("balance", 0.281)],
 )
-def test_a_pitfall_loses_the_share_of_the_rent_the_guide_measured(code, share):
+def test_without_stated_work_a_pitfall_loses_the_share_of_the_rent_the_guide_measured(code, share):
+    """Without work to time (or with no workload) P1 and P5 fall back to the guide's measured
+    training loss; the balance loss is always the guide's."""
     losses = monthly_losses((code,) if code != "balance" else (), code != "balance", 10_000.0)
     assert losses[code] == pytest.approx(10_000 * share, abs=1)
 
 
-def test_p5_multiplies_training_time_by_the_measured_116_percent():
+def test_p8_without_work_and_p1_for_inference_without_work_carry_no_guide_loss():
+    """P8's +54 % is latency, never a rent share; inference is not billed with the guide's
+    8-GPU training loss (domain.md §6 "A pitfall's cost is counted once")."""
+    assert "P8" not in monthly_losses(("P8",), True, 10_000.0)
+    assert "P1" not in monthly_losses(("P1",), True, 10_000.0, {"": 0.0})
+
+
+def test_p5_does_not_multiply_training_time_the_model_already_times():
     work = train()
     sound = performance(s3(), work, RULES, 1.0)
-    bridged = performance(s3(), work, RULES, 1.0, failed_codes=("P5",))
-    assert bridged.time_to_train_days == pytest.approx(2.16 * sound.time_to_train_days)
+    flagged = performance(s3(), work, RULES, 1.0, failed_codes=("P5",))
+    assert flagged.time_to_train_days == pytest.approx(sound.time_to_train_days)
 
 
-def test_p8_multiplies_latency_and_divides_throughput_by_the_measured_54_percent():
+def test_p8_adds_cpu_latency_and_never_divides_gpu_throughput():
     work = serve(concurrent_users=4)
     sound = performance(s1(), work, RULES, 1.0)
     slow = performance(s1(), work, RULES, 1.0, failed_codes=("P8",))
-    assert slow.time_to_first_token_s == pytest.approx(1.54 * sound.time_to_first_token_s)
-    assert slow.tokens_per_s == pytest.approx(sound.tokens_per_s / 1.54)
+    added = 0.54 * RULES.cpu_scheduling_ms / 1000
+    assert slow.time_to_first_token_s == pytest.approx(sound.time_to_first_token_s + added)
+    assert slow.terms["decode_step_s"] == pytest.approx(sound.terms["decode_step_s"] + added)
+    assert slow.terms["decode_memory_s"] == sound.terms["decode_memory_s"]
 
 
 def test_checks_without_a_measured_time_loss_do_not_change_the_figures():

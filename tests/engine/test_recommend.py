@@ -281,7 +281,8 @@ def test_nics_sit_in_nic_slots_and_the_gpu_slots_a_pcie_node_leaves_empty():
     spr = CATALOG.find("platforms", "spr-10gpu")
     two_nic_slots = replace(CATALOG, platforms=(replace(spr, nic_slots=2),))
     workload = Workload(13, Mode.TRAIN, batch_size=4, gpu="a800-80g-pcie", gpu_count=16)
-    (item,) = recommend(workload, two_nic_slots, RULES).builds
+    one_per_gpu = replace(RULES, gpus_per_nic_pcie=1)  # a profile asking one NIC per PCIe GPU
+    (item,) = recommend(workload, two_nic_slots, one_per_gpu).builds
     # 8 GPUs leave 2 + 2 places for 8 NICs: too few. 4 GPUs leave 2 + 6: enough.
     assert (item.build.nodes, item.build.gpu_count, item.build.nics) == (4, 4, 4)
     assert item.nic.speed_gbps >= 200
