@@ -112,7 +112,8 @@ def test_405b_inference_spans_nodes_only_because_its_weights_exceed_one(client):
     spans = 0
     for item in builds(client, workload):
         build = item["build"]
-        assert build["gpu_count"] == 8
+        # Whole boards: the 8-GPU nodes, or the 2U node's four cards (Dell R760xa).
+        assert build["gpu_count"] in (4, 8)
         if build["gpu"] == "h200-141g-sxm":  # 8 × 141 GB hold the weights: one node
             assert build["nodes"] == 1 and build["nics"] == 0
             continue
@@ -120,7 +121,8 @@ def test_405b_inference_spans_nodes_only_because_its_weights_exceed_one(client):
         assert build["nodes"] >= 2
         # Fabric by board (domain.md §6): one NIC per GPU on HGX, one per two on PCIe boards.
         sxm = Gpu.objects.get(slug=build["gpu"]).form_factor == "sxm"
-        assert build["nics"] == (8 if sxm else 4), "pipeline stages between nodes need fabric"
+        per_nic = 1 if sxm else 2
+        assert build["nics"] == build["gpu_count"] // per_nic, "stages between nodes need fabric"
         assert "exceed" in item["why"]
     assert spans
 
