@@ -91,7 +91,9 @@ def _configurator(
     )
     context = presenters.configurator_context(read, assessment, snapshot[0], fixes=fixes)
     context.update(
-        fixes_deferred=defer_fixes and bool(assessment.evaluation),
+        # Only a failing or warning check has a fix to load.
+        fixes_deferred=defer_fixes
+        and any(row["status"] in ("fail", "warn") for row in context["checks"]),
         fixes_tag=presenters.fixes_tag(assessment.permalink_query),
         fix_path=request.path,
         notices=notices,
