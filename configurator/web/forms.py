@@ -228,7 +228,7 @@ class PickForm(forms.Form):
 class SharedFields(dict):
     """A read-only form's fields, shared by its instances: a form deep-copies its fields for
     each instance (so one may change its own); the query's forms only read and validate
-    with theirs, and copying them was a tenth of a configurator request."""
+    with theirs, and copying them was about 5 % of a profiled configurator request."""
 
     def __deepcopy__(self, memo: dict) -> dict:
         return dict(self)
