@@ -212,6 +212,13 @@ def comparison_rows(columns: list[dict]) -> list[tuple[str, list[dict | None]]]:
     return [(code, [rows.get(code) for rows in by_code]) for code in codes]
 
 
+def fixes_tag(permalink: str) -> str:
+    """Return the short tag of a build that names its checks' fix slots: the fixes answered
+    for one build (`views.configure_fixes`) can only fill that build's slots, never those of
+    a build the page has moved on to meanwhile."""
+    return hashlib.blake2b(permalink.encode(), digest_size=4).hexdigest()
+
+
 def check_rows(
     evaluated: Evaluated | None, monthly_price: float | None = None, fixes: dict | None = None
 ) -> list[dict]:

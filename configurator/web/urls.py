@@ -5,6 +5,7 @@ from configurator.web import views
 app_name = "web"
 urlpatterns = [
     path("configure/", views.configure, name="configure"),
+    path("configure/fixes/", views.configure_fixes, name="configure_fixes"),
     path("configure/compare/", views.compare, name="compare"),
     path("configure/quote/", views.quote, name="quote"),
     path("presales/", views.presales_inbox, name="presales"),

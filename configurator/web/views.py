@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_required, permission_required
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -33,10 +34,15 @@ QUOTE_WINDOW_S = 3600
 
 
 def _configurator(
-    request: HttpRequest, query: QueryDict, tokens: dict[str, str] | None = None
+    request: HttpRequest,
+    query: QueryDict,
+    tokens: dict[str, str] | None = None,
+    *,
+    defer_fixes: bool = False,
 ) -> tuple[dict, services.Assessment]:
     """Read the build from a query, apply a requested fix, assess it; return the context.
-    `tokens`: the revision tokens the request has read already."""
+    `tokens`: the revision tokens the request has read already. `defer_fixes`: leave each
+    check's fix to `configure_fixes`, which the results load (htmx); else search them here."""
     snapshot = selectors_snapshots(tokens)
     read = read_query(query, snapshot=snapshot)
     notices = []
@@ -80,11 +86,16 @@ def _configurator(
             snapshot=snapshot,
             evaluation=assessment.evaluation.evaluation,
         )
-        if assessment.evaluation
+        if assessment.evaluation and not defer_fixes
         else {}
     )
     context = presenters.configurator_context(read, assessment, snapshot[0], fixes=fixes)
     context.update(
+        # Only a failing or warning check has a fix to load.
+        fixes_deferred=defer_fixes
+        and any(row["status"] in ("fail", "warn") for row in context["checks"]),
+        fixes_tag=presenters.fixes_tag(assessment.permalink_query),
+        fix_path=request.path,
         notices=notices,
         fixed=fixed,
         recommendations=recommendations,
@@ -104,7 +115,7 @@ def configure(request: HttpRequest) -> HttpResponse:
     key = fragments.results_key(request, tokens) if request.htmx else ""
     if key and (kept := fragments.cached_results(key)):
         return kept
-    context, assessment = _configurator(request, request.GET, tokens)
+    context, assessment = _configurator(request, request.GET, tokens, defer_fixes=request.htmx)
     permalink = f"{request.path}?{assessment.permalink_query}"
     if "fix" in request.GET and not request.htmx and context["fixed"]:
         return redirect(permalink)  # the address bar shows the fixed build's permalink
@@ -122,6 +133,45 @@ def configure(request: HttpRequest) -> HttpResponse:
     if not request.htmx:
         return render(request, "web/configure.html", context)
     return push_url(render(request, "web/configure.html#configurator", context), permalink)
+
+
+@require_GET
+@vary_on_headers("HX-Request", "Cookie")
+def configure_fixes(request: HttpRequest) -> HttpResponse:
+    """Each failing or warning check's fix of the build in the query, as the change "Apply
+    fix" makes (`web/fixes.py`): the slots the htmx results leave, swapped out of band.
+    Without htmx the page itself shows them."""
+    if not request.htmx:
+        return redirect(f"{reverse('web:configure')}?{request.GET.urlencode()}")
+    tokens = revision_tokens()
+    key = fragments.results_key(request, tokens)
+    if kept := fragments.cached_results(key):
+        return kept
+    snapshot = selectors_snapshots(tokens)
+    read = read_query(request.GET, snapshot=snapshot)
+    assessment = services.configuration_assess(
+        config=read.config, workload=read.workload, snapshot=snapshot
+    )
+    evaluated = assessment.evaluation
+    fixes = (
+        services.configuration_fixes(
+            config=read.config,
+            workload=read.workload,
+            snapshot=snapshot,
+            evaluation=evaluated.evaluation,
+        )
+        if evaluated
+        else {}
+    )
+    context = {
+        "checks": presenters.check_rows(evaluated, assessment.bill.monthly_price, fixes),
+        "permalink": assessment.permalink_query,
+        "fixes_tag": presenters.fixes_tag(assessment.permalink_query),
+        "fix_path": reverse("web:configure"),
+    }
+    response = render(request, "web/includes/configurator.html#fixes-oob", context)
+    fragments.keep_results(key, response)
+    return response
 
 
 def _compare_list(request: HttpRequest) -> list[str]:

@@ -63,6 +63,15 @@ def type_into(browser, field: str, value: str) -> None:
     swap(browser, keys)
 
 
+def apply_fix(browser, code: str):
+    """Return the "Apply fix" link of a check: over htmx it comes after the results, with the
+    fixes fragment (`/configure/fixes/`), its text beside it."""
+    return wait(
+        browser,
+        ec.element_to_be_clickable((By.LINK_TEXT, f"Apply fix for {code}")),
+    )
+
+
 def check_status(browser, code: str) -> str:
     classes = browser.find_element(By.ID, f"check-{code}").get_attribute("class")
     return next(c.removeprefix("status-") for c in classes.split() if c.startswith("status-"))
@@ -89,8 +98,11 @@ def test_customer_sees_p1_with_its_fix_and_applies_it(browser, live_server):
     assert verdict(browser).startswith("Rejected")
     live = browser.find_element(By.ID, "verdict-live").get_attribute("textContent")
     assert "Rejected" in live  # the live region announces the new verdict
+    link = apply_fix(browser, "P1")  # loaded after the results, with the change it makes
+    change = browser.find_element(By.CSS_SELECTOR, "#check-P1 .fix-change").text
+    assert change.startswith("Change:") and "fix=P1" in link.get_attribute("href")
 
-    swap(browser, lambda: browser.find_element(By.LINK_TEXT, "Apply fix for P1").click())
+    swap(browser, lambda: apply_fix(browser, "P1").click())
     assert check_status(browser, "P1") == "pass"
     assert "Applied the fix for P1" in browser.page_source
     assert verdict(browser).startswith("Accepted")
@@ -113,7 +125,7 @@ def test_customer_compares_two_builds(browser, live_server):
     pick_legacy_eight_h100(browser, live_server)
     browser.find_element(By.XPATH, "//button[text()='Add to comparison']").click()
     wait(browser, ec.text_to_be_present_in_element((By.ID, "compare-tray"), "1 build"))
-    swap(browser, lambda: browser.find_element(By.LINK_TEXT, "Apply fix for P1").click())
+    swap(browser, lambda: apply_fix(browser, "P1").click())
     browser.find_element(By.XPATH, "//button[text()='Add to comparison']").click()
     wait(browser, ec.text_to_be_present_in_element((By.ID, "compare-tray"), "2 builds"))
     browser.find_element(By.CSS_SELECTOR, "#compare-tray a").click()

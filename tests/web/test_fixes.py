@@ -26,6 +26,7 @@ from configurator.translation import localize
 from configurator.web.configuration import WORKLOAD_FIELDS, Configuration, WorkloadChoice
 from configurator.web.fixes import Fix
 from configurator.web.options import conform
+from configurator.web.presenters import fixes_tag
 from configurator.web.services import (
     _judge,
     configuration_assess,
@@ -38,6 +39,7 @@ from tests.api.reference_systems import REFERENCES
 pytestmark = pytest.mark.django_db
 
 URL = "/configure/"
+FIXES_URL = "/configure/fixes/"
 CLEARED = {Status.PASS, Status.NA}
 TRAIN_70B = WorkloadChoice(model_params_b=70, mode="train")
 TRAIN_34B = WorkloadChoice(model_params_b=34, mode="train", batch_size=8)
@@ -295,6 +297,13 @@ def page(client, query: str, **headers):
     return response
 
 
+def page_fixes(client, query: str, **headers) -> str:
+    """Return the fixes fragment the htmx results of the build `query` load."""
+    response = client.get(f"{FIXES_URL}?{query}", HTTP_HX_REQUEST="true", **headers)
+    assert response.status_code == 200, response.content[:500]
+    return response.content.decode()
+
+
 def rows(response) -> dict[str, dict]:
     return {row["code"]: row for row in response.context["checks"]}
 
@@ -313,6 +322,11 @@ def assert_page_applies_the_fix_it_shows(client, config, workload, code, fix) ->
     assert urlsplit(applied["Location"]).query == permalink_query(fix.config, workload)
     fragment = page(client, f"{query}&fix={code}", HTTP_HX_REQUEST="true")
     assert escape(f"Applied the fix for {code}: {text}.") in fragment.content.decode()
+    # Over htmx the same text and link come in the fixes fragment the results load.
+    loaded = page_fixes(client, query)
+    slot = loaded[loaded.index(f'id="fix-{fixes_tag(query)}-{code}"') :].split("</div>")[0]
+    assert escape(text) in slot
+    assert f'href="{URL}?{escape(query)}&amp;fix={code}"' in slot
     reopened = page(client, urlsplit(applied["Location"]).query)
     assert reopened.context["permalink"] == permalink_query(fix.config, workload)
     assert rows(reopened)[code]["status"] in ("pass", "na")
