@@ -195,6 +195,44 @@ def h100_sxm() -> Gpu:
     )
 
 
+def h100_nvl() -> Gpu:
+    """H100 NVL 94GB (datasheet): PCIe Gen5 card, NVLink bridge 600 GB/s between two cards."""
+    return Gpu(
+        slug="h100-nvl-94g",
+        name="NVIDIA H100 NVL 94GB",
+        memory_gb=94,
+        tdp_w=400,
+        pcie_gen=5,
+        architecture=Architecture.HOPPER,
+        form_factor=FormFactor.PCIE,
+        nvlink_gbps=600,
+        bf16_tflops=835.5,
+        fp8_tflops=1670.5,
+        int8_tops=1670.5,
+        memory_bandwidth_gbs=3900,
+    )
+
+
+def h800_sxm() -> Gpu:
+    """H800 80GB SXM5: H100's compute, NVLink 400 GB/s on an HGX board."""
+    return replace(h100_sxm(), slug="h800-80g-sxm", name="NVIDIA H800 80GB SXM5", nvlink_gbps=400)
+
+
+def h200() -> Gpu:
+    """H200 141GB SXM: H100's Hopper die (989.4 TFLOPS BF16, 1,979 FP8 dense, NVLink 900 GB/s)
+    with 141 GB of HBM3e at 4.8 TB/s (NVIDIA H200 datasheet,
+    https://www.nvidia.com/en-us/data-center/h200/)."""
+    return replace(h100_sxm(), slug="h200-141g-sxm", name="H200 141GB SXM", memory_gb=141,
+                   memory_bandwidth_gbs=4800)  # fmt: skip
+
+
+def h20() -> Gpu:
+    """H20 96GB: 148 TFLOPS BF16 dense, 296 FP8, 4.0 TB/s, NVLink 900 GB/s (domain.md §6)."""
+    return replace(h100_sxm(), slug="h20-96g", name="H20 96GB", memory_gb=96,
+                   tdp_w=400, memory_bandwidth_gbs=4000, bf16_tflops=148, fp8_tflops=296,
+                   int8_tops=296)  # fmt: skip
+
+
 def node(
     cpu: Cpu,
     gpu: Gpu,

@@ -27,24 +27,9 @@ from configurator.engine.sizing import (
     size_workload,
     usable_gb,
 )
-from tests.engine.builders import h100_sxm, l20, s3
+from tests.engine.builders import h20, h200, l20, s3
 
 RULES = RuleParams()
-
-
-def h200():
-    """H200 141GB SXM: H100's Hopper die (989.4 TFLOPS BF16, 1,979 FP8 dense, NVLink 900 GB/s)
-    with 141 GB of HBM3e at 4.8 TB/s (NVIDIA H200 datasheet,
-    https://www.nvidia.com/en-us/data-center/h200/)."""
-    return replace(h100_sxm(), slug="h200-141g-sxm", name="H200 141GB SXM", memory_gb=141,
-                   memory_bandwidth_gbs=4800)  # fmt: skip
-
-
-def h20():
-    """H20 96GB: 148 TFLOPS BF16 dense, 296 FP8, 4.0 TB/s, NVLink 900 GB/s (domain.md §6)."""
-    return replace(h100_sxm(), slug="h20-96g", name="H20 96GB", memory_gb=96,
-                   memory_bandwidth_gbs=4000, bf16_tflops=148, fp8_tflops=296,
-                   int8_tops=296)  # fmt: skip
 
 
 def board(gpu, gpus: int = 8, **changes):

@@ -21,38 +21,24 @@ from dataclasses import replace
 import pytest
 
 from configurator.engine import checks
-from configurator.engine.build import Architecture, FormFactor, Gpu, Mode, Workload
+from configurator.engine.build import FormFactor, Mode, Workload
 from configurator.engine.evaluate import evaluate
 from configurator.engine.fabric import nic_requirement
 from configurator.engine.findings import Status
 from configurator.engine.performance import Cluster, modelled_losses, monthly_losses, performance
 from configurator.engine.rules import RuleParams
-from tests.engine.builders import a800_pcie, h100_sxm, legacy_e5, node, s3, xeon_gold_6530
+from tests.engine.builders import (
+    a800_pcie,
+    h100_nvl,
+    h100_sxm,
+    h800_sxm,
+    legacy_e5,
+    node,
+    s3,
+    xeon_gold_6530,
+)
 
 RULES = RuleParams()
-
-
-def h100_nvl() -> Gpu:
-    """H100 NVL 94GB (datasheet): PCIe Gen5 card, NVLink bridge 600 GB/s between two cards."""
-    return Gpu(
-        slug="h100-nvl-94g",
-        name="NVIDIA H100 NVL 94GB",
-        memory_gb=94,
-        tdp_w=400,
-        pcie_gen=5,
-        architecture=Architecture.HOPPER,
-        form_factor=FormFactor.PCIE,
-        nvlink_gbps=600,
-        bf16_tflops=835.5,
-        fp8_tflops=1670.5,
-        int8_tops=1670.5,
-        memory_bandwidth_gbs=3900,
-    )
-
-
-def h800_sxm() -> Gpu:
-    """H800 80GB SXM5: H100's compute, NVLink 400 GB/s on an HGX board."""
-    return replace(h100_sxm(), slug="h800-80g-sxm", name="NVIDIA H800 80GB SXM5", nvlink_gbps=400)
 
 
 SERVE_405B_FP8 = Workload(405, Mode.INFER, precision="fp8", target_tokens_per_s=1000)
