@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext as _
 
+from configurator.engine.build import Mode, Workload
 from configurator.engine.model_shapes import UnknownModelError, published_shape
 from configurator.schemas import WORKLOAD_FIELDS
 
@@ -66,11 +67,32 @@ def workload_details(workload: dict[str, object] | None) -> list[tuple[str, str]
     recommender's preferences. A key the declaration no longer has is left out."""
     if not workload:
         return []
+    implied = _implied(workload)
     return [
         (gettext(str(field.spec.label)), _shown(field.name, workload[field.name]))
         for field in WORKLOAD_FIELDS
-        if field.name not in HEADLINE and workload.get(field.name) is not None
+        if field.name not in HEADLINE
+        and workload.get(field.name) is not None
+        and workload[field.name] != implied.get(field.name)
     ]
+
+
+def _implied(workload: dict[str, object]) -> dict[str, object]:
+    """Return what a detail line would only repeat: each field's default, and the shape the
+    named model fills (the engine's own filling, `Workload(model=…)`), which its name says."""
+    implied = {field.name: field.stated_default for field in WORKLOAD_FIELDS}
+    model = workload.get("model")
+    if model:
+        try:
+            shape = Workload(None, Mode(workload["mode"]), model=str(model))
+        except (UnknownModelError, ValueError):
+            return implied
+        implied |= {
+            field.name: getattr(shape, field.name)
+            for field in WORKLOAD_FIELDS
+            if field.name != "model" and getattr(shape, field.name) is not None
+        }
+    return implied
 
 
 def workload_text(workload: dict[str, object] | None) -> str:

@@ -96,3 +96,21 @@ def test_a_re_quote_keeps_the_workload_and_its_judgement(make_issued, presales):
     assert revision.workload == quote.workload
     statuses = [(c["code"], c["status"], c["detail"]) for c in revision.evaluation["checks"]]
     assert statuses == [(c["code"], c["status"], c["detail"]) for c in quote.evaluation["checks"]]
+
+
+def test_a_named_models_shape_is_its_name_not_a_line_per_field():
+    """The quote keeps the shape a named model filled (`inputs.workload_frozen`), but its
+    detail lines say the model once: they do not repeat its layers, heads or experts, nor a
+    field at its default (model kind: decoder); what the customer gave is still listed."""
+    from configurator.inputs import workload_frozen
+    from configurator.quotes.workload import workload_details
+    from configurator.schemas import WorkloadIn
+
+    frozen = workload_frozen(
+        WorkloadIn(model="deepseek-r1", mode="infer", concurrent_users=64, experts_per_token=8)
+    )
+    assert frozen["layers"] == 61  # kept with the quote
+    labels = dict(workload_details(frozen))
+    assert labels["Model"] == "DeepSeek-R1"
+    assert labels["Concurrent users"] == "64"
+    assert not {"Layers", "Experts", "Experts per token", "Model kind"} & set(labels)
