@@ -216,13 +216,26 @@ class PitfallOut(Schema):
 
 class PerformanceOut(Schema):
     time_to_train_days: float | None = None
+    time_to_train_s: float | None = Field(
+        None, description="Training: the run's time in seconds (time_to_train_days unrounded)"
+    )
     tokens_per_s: float | None = None
-    time_to_first_token_s: float | None = None
+    time_to_first_token_s: float | None = Field(
+        None, description="Inference: mean time to the first token under the load given"
+    )
+    time_per_output_token_s: float | None = Field(
+        None,
+        description="Inference: mean time between a user's output tokens under the load given "
+        "(continuous batching)",
+    )
     cost_per_run: float | None = None
     cost_per_million_tokens: float | None = None
     currency: str
     meets_target: bool
     meets_ttft_target: bool | None = None
+    meets_tpot_target: bool | None = Field(
+        None, description="Whether time_per_output_token_s is within target_tpot_s, when given"
+    )
     monthly_price: float
     assumptions: list[str]
 

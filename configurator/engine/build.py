@@ -462,7 +462,7 @@ BUILD_FIXED = ("nvme_lanes", "nvme_tdp_w")
 
 # The API's bounds on how many GPUs a request names (api.md); a build has at most this many.
 MAX_GPUS_PER_NODE = 16
-MAX_NODES = 1024
+MAX_NODES = 4096  # issue 19: training at scale, up to 4,096 nodes
 # The engine's documented defaults (docs/performance.md, api.md "Size a workload"): a batch of
 # one sequence, 2048 tokens of context, 1024 tokens in and 256 out per inference request.
 DEFAULT_BATCH_SIZE = 1
@@ -591,6 +591,17 @@ class Workload:
         None, kind="float", label=_("Time to first token within (seconds)"), gt=0, le=3600,
         modes=INFERENCE, description="Inference: time to first token the build must meet, s",
         unit=_("seconds"),
+    )  # fmt: skip
+    target_tpot_s: float | None = declared(
+        None, kind="float", label=_("Time per output token within (seconds)"), gt=0, le=60,
+        modes=INFERENCE, unit=_("seconds"),
+        description="Inference: time per output token each user may see at most, s",
+    )  # fmt: skip
+    global_batch_tokens: float | None = declared(
+        None, kind="float", label=_("Tokens per optimizer step"), gt=0, le=1e9, modes=TRAINING,
+        page=False, unit=_("tokens"), example="4e6",
+        description="Training: the global batch, tokens per optimizer step over all GPUs; "
+        "default: batch_size sequences per GPU",
     )  # fmt: skip
 
     # How the model is built (domain.md §6; api.md "Today's models"). The model by name is on

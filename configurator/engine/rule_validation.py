@@ -51,6 +51,7 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "comm_bandwidth_efficiency": (0.01, 1),
     "comm_overlap": (0, 1),
     "inference_batch_max": (1, 65536),
+    "inference_batch_max_large": (1, 65536),
 }
 
 

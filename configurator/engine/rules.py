@@ -257,11 +257,18 @@ class RuleParams:
         PERFORMANCE_DOC,
     )
     # Most sequences one inference replica batches when the workload does not say (vLLM's
-    # default max_num_seqs).
+    # default max_num_seqs: 256 on cards under 70 GiB, 1024 from 70 GiB on).
     inference_batch_max: int = rule(
         256,
         "performance",
         _("Most sequences one inference replica batches for a throughput target"),
+        _("sequences"),
+        PERFORMANCE_DOC,
+    )
+    inference_batch_max_large: int = rule(
+        1024,
+        "performance",
+        _("Most sequences one inference replica of 70 GiB cards batches for a throughput target"),
         _("sequences"),
         PERFORMANCE_DOC,
     )

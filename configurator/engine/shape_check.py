@@ -19,7 +19,7 @@ from configurator.engine.messages import (
     counted_sequences,
 )
 from configurator.engine.pcie import even_split
-from configurator.engine.performance import performance, served_workload
+from configurator.engine.performance import held_workload, performance
 from configurator.engine.registry import REGISTRY, CheckKind
 from configurator.engine.rules import RuleParams
 from configurator.engine.shapes import (
@@ -156,7 +156,7 @@ def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams)
         )  # fmt: skip
         return passed("shape", detail, numbers)
     usable = usable_gb(build.gpu.memory_gb, rules.gpu_memory_usable_fraction)
-    plan, sized = timed_replicas(build, workload, rules), served_workload(workload)
+    plan, sized = timed_replicas(build, workload, rules), held_workload(workload)
     if plan is None:
         plan, sized = inference_replicas(workload, total, per_node, usable), workload
     heads = known_heads(workload)

@@ -48,8 +48,10 @@ QLoRA (`FinetuneMethod.QLORA`): as LoRA with the base in 4-bit NormalFloat with 
 quantisation, 4 + 0.127 bits per parameter (Dettmers et al. 2023, "QLoRA", §3).
 
 Runtime overhead per GPU = 0.5 GB (CUDA context with lazy module loading, cuBLAS workspaces,
-NCCL buffers) + 5 % of that GPU's tensors (caching-allocator fragmentation, the working set of
-the layer being recomputed, ZeRO-3's gathered layer). Total = n × per GPU; when the GPU count
+NCCL buffers) + 5 % of that GPU's tensors but the KV cache (caching-allocator fragmentation,
+the working set of the layer being recomputed, ZeRO-3's gathered layer); serving engines
+allocate the KV cache once, as one pool of fixed-size blocks (vLLM's PagedAttention,
+TensorRT-LLM's paged KV cache), so it does not fragment. Total = n × per GPU; when the GPU count
 is not known the workload is sized for one GPU.
 
 Model shape, when the workload does not give it: a `model` fills its published shape
@@ -232,9 +234,10 @@ class _Need:
     notes: tuple[Note, ...]
 
     def per_gpu_gb(self, n: int) -> float:
-        """Return what one of n GPUs holds, overhead included."""
+        """Return what one of n GPUs holds, overhead included (the KV cache is one pool)."""
         tensors = (sum(self.split.values()) / n + sum(self.each.values())) / GB
-        return tensors * (1 + ALLOCATOR_OVERHEAD) + CUDA_CONTEXT_GB
+        pool = (self.split.get("kv_cache", 0.0) / n + self.each.get("kv_cache", 0.0)) / GB
+        return tensors + (tensors - pool) * ALLOCATOR_OVERHEAD + CUDA_CONTEXT_GB
 
 
 def _positive(name: str, value: float | None) -> None:
@@ -617,13 +620,24 @@ def _need(workload: Workload, n: int | None, micro_batch: int | None = None) -> 
         notes.append(lambda: _("GPU count not given: sized for one GPU"))
     elif n == 1:
         notes.append(lambda: _("one GPU, nothing sharded"))
-    notes.append(
-        lambda: _(
-            "runtime overhead: %(context)s GB per GPU (CUDA context, communication buffers) + "
-            "%(share)s of each GPU's tensors (allocator fragmentation, temporary buffers)",
-            context=f"{CUDA_CONTEXT_GB:g}", share=f"{ALLOCATOR_OVERHEAD:.0%}",
+    overhead = {"context": f"{CUDA_CONTEXT_GB:g}", "share": f"{ALLOCATOR_OVERHEAD:.0%}"}
+    if "kv_cache" in split:
+        notes.append(
+            lambda: _(
+                "runtime overhead: %(context)s GB per GPU (CUDA context, communication buffers) "
+                "+ %(share)s of each GPU's tensors but the KV cache, which the engine allocates "
+                "once as one pool of blocks (allocator fragmentation, temporary buffers)",
+                **overhead,
+            )
         )
-    )  # fmt: skip
+    else:
+        notes.append(
+            lambda: _(
+                "runtime overhead: %(context)s GB per GPU (CUDA context, communication buffers) "
+                "+ %(share)s of each GPU's tensors (allocator fragmentation, temporary buffers)",
+                **overhead,
+            )
+        )
     return _Need(split, each, tuple(notes))
 
 
@@ -661,7 +675,8 @@ def size_workload(
     gpus = n or 1
     breakdown = {key: (need.split[key] + need.each[key] * gpus) / GB for key in need.split}
     tensors = sum(breakdown.values())
-    breakdown["overhead"] = tensors * ALLOCATOR_OVERHEAD + CUDA_CONTEXT_GB * gpus
+    pool = breakdown.get("kv_cache", 0.0)
+    breakdown["overhead"] = (tensors - pool) * ALLOCATOR_OVERHEAD + CUDA_CONTEXT_GB * gpus
     total = tensors + breakdown["overhead"]
     return Sizing(
         total_gb=total,

@@ -306,6 +306,13 @@ def performance_view(work: Performance | None, scale: float = 1.0) -> list:
         )
         rows.append(
             (
+                gettext("Time per output token"),
+                gettext("%(ms)s ms")
+                % {"ms": localized(round(work.time_per_output_token_s * 1000, 1))},
+            )
+        )
+        rows.append(
+            (
                 gettext("Cost per million output tokens"),
                 cny_exact(round(work.cost_per_million_tokens, 4) * scale),
             )
@@ -313,6 +320,9 @@ def performance_view(work: Performance | None, scale: float = 1.0) -> list:
     if work.meets_ttft_target is not None:
         met = gettext("met") if work.meets_ttft_target else gettext("missed")
         rows.append((gettext("Time to first token target"), met))
+    if work.meets_tpot_target is not None:
+        met = gettext("met") if work.meets_tpot_target else gettext("missed")
+        rows.append((gettext("Time per output token target"), met))
     if not work.meets_target:
         rows.append((gettext("Deadline or target"), gettext("missed")))
     return rows  # fmt: skip

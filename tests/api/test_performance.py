@@ -36,7 +36,10 @@ def test_training_work_answers_time_to_train_and_cost_per_run(post_json, example
         body["monthly_price"] * hours / 730, rel=1e-3
     )
     assert "tokens_per_s" not in performance
-    assert any("8·(P + 2·L·s·h)·T" in note for note in performance["assumptions"])
+    assert any("·(N + L·s·h)·T" in note for note in performance["assumptions"])
+    assert performance["time_to_train_s"] == pytest.approx(
+        performance["time_to_train_days"] * 86_400, rel=0.01
+    )
 
 
 def test_inference_work_answers_tokens_per_second_first_token_and_cost_per_million(
@@ -54,6 +57,26 @@ def test_inference_work_answers_tokens_per_second_first_token_and_cost_per_milli
     assert 0 < performance["time_to_first_token_s"] < 1
     assert performance["cost_per_million_tokens"] > 0
     assert "time_to_train_days" not in performance
+
+
+def test_inference_answers_the_time_per_output_token_and_whether_the_targets_are_met(
+    post_json, example
+):
+    """api.md "serving under load": `time_per_output_token_s` under the load given, and
+    `meets_ttft_target` and `meets_tpot_target` where the targets were given."""
+    example["workload"] = {
+        "model_params_b": 70, "mode": "infer", "concurrent_users": 32, "prompt_tokens": 1000,
+        "output_tokens": 200, "target_ttft_s": 30, "target_tpot_s": 1e-4,
+    }  # fmt: skip
+    performance = post_json(EVALUATE, example).json()["performance"]
+    assert 0 < performance["time_per_output_token_s"] < 1
+    assert performance["meets_ttft_target"] is True
+    assert performance["meets_tpot_target"] is False
+    assert performance["meets_target"] is False
+    assert any("time per output token" in note for note in performance["assumptions"])
+    example["workload"].pop("target_tpot_s")
+    performance = post_json(EVALUATE, example).json()["performance"]
+    assert "meets_tpot_target" not in performance and performance["meets_target"]
 
 
 def test_a_workload_without_work_answers_no_performance(post_json, example):

@@ -41,9 +41,12 @@ SHOWN = {
     (Performance, PerformanceOut): {
         "mode": None,  # the request's mode: the answer has the fields that apply to it
         "monthly_price": "monthly_price", "time_to_train_days": "time_to_train_days",
+        "time_to_train_s": "time_to_train_s",
         "tokens_per_s": "tokens_per_s", "time_to_first_token_s": "time_to_first_token_s",
+        "time_per_output_token_s": "time_per_output_token_s",
         "cost_per_run": "cost_per_run", "cost_per_million_tokens": "cost_per_million_tokens",
         "meets_target": "meets_target", "meets_ttft_target": "meets_ttft_target",
+        "meets_tpot_target": "meets_tpot_target",
         "assumptions": "assumptions",
         "served": None,  # the replicas: the recommendation's `replicas`
         "terms": None,  # the formula's terms, for the docs and tests

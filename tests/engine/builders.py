@@ -177,6 +177,13 @@ def a800_sxm() -> Gpu:
     )
 
 
+def a100_sxm() -> Gpu:
+    """A100 80GB SXM4: the A800's datasheet figures with NVLink at 600 GB/s (A100 datasheet,
+    https://www.nvidia.com/en-us/data-center/a100/); the GPU of Megatron-LM's and Llama 2's
+    published runs."""
+    return replace(a800_sxm(), slug="a100-80g-sxm", name="A100 80GB SXM4", nvlink_gbps=600)
+
+
 def h100_sxm() -> Gpu:
     return Gpu(
         slug="h100-80g-sxm",

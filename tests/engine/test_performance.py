@@ -20,6 +20,7 @@ from configurator.engine.performance import (
     monthly_losses,
     performance,
 )
+from configurator.engine.performance.efficiency import COMPUTE, Phase, power_share
 from configurator.engine.rules import RuleParams
 from tests.engine.builders import (
     a800_pcie,
@@ -69,33 +70,46 @@ def test_interconnect_class_follows_nvlink_and_form_factor(build, expected):
     assert interconnect(build) == expected
 
 
-# Llama-2-7B's shape: 32 layers, hidden 4096; the attention scores of a 2048-token context
-# count as 2·L·s·h more parameters per token (Narayanan et al. 2021).
-ATTENTION_7B = 2 * 32 * 2048 * 4096
+# Llama-2-7B's shape: 32 layers, hidden 4096; a token of a 2048-token context attends to half
+# of it on average, L·s·h more parameters per token (causal attention, Narayanan et al. 2021
+# count 2·L·s·h for a full square).
+ATTENTION_7B = 32 * 2048 * 4096
+# Efficiencies of efficiency.COMPUTE the figures below are timed at.
+H100_TRAINING = COMPUTE[(Phase.TRAINING, "hopper", "16-bit")].share
+A100_TRAINING = COMPUTE[(Phase.TRAINING, "ampere", "16-bit")].share
+SERVING_16_BIT = COMPUTE[(Phase.SERVING, "ampere", "16-bit")].share  # Hopper's falls back to it
 
 
-def test_one_gpu_trains_in_eight_p_t_over_peak_times_mfu():
+def test_one_gpu_trains_in_eight_p_t_over_peak_times_efficiency():
+    """7B's weights, gradients and Adam states (112 GB) exceed one 80 GB card: the layout
+    shards what it can and recomputes every activation, 8·(N + L·s·h) a token."""
     result = performance(one_h100(), train(), RULES, 30_000.0)
-    seconds = 8 * (7e9 + ATTENTION_7B) * 1e9 / (989.4e12 * RULES.mfu_nvswitch)
+    seconds = 8 * (7e9 + ATTENTION_7B) * 1e9 / (989.4e12 * H100_TRAINING)
     assert result.time_to_train_days == pytest.approx(seconds / DAY)
+    assert result.time_to_train_s == pytest.approx(seconds)
     assert result.terms["comm_step_s"] == 0
     assert result.cost_per_run == pytest.approx(30_000 * seconds / 3600 / HOURS_PER_MONTH)
 
 
-def test_lora_counts_six_p_t_no_weight_gradients_for_the_frozen_base():
+def test_lora_counts_four_p_t_no_weight_gradients_for_the_frozen_base():
+    """LoRA holds only the adapters' states, so selective recomputation fits: 4·(N + L·s·h)."""
     lora = performance(
         one_h100(), train(mode=Mode.FINETUNE, finetune_method=FinetuneMethod.LORA), RULES, 1.0
     )
-    full = performance(one_h100(), train(), RULES, 1.0)
-    assert lora.terms["flops"] == pytest.approx(full.terms["flops"] * 6 / 8)
+    assert lora.terms["flops"] == pytest.approx(4 * (7e9 + ATTENTION_7B) * 1e9)
 
 
-def test_mfu_is_the_rule_parameter_of_the_interconnect_class():
-    pcie_only = node(xeon_gold_6530(), a800_pcie(), 1, 512, nvlink=False)
-    result = performance(pcie_only, train(), replace(RULES, mfu_pcie=0.25), 1.0)
-    assert result.terms["mfu"] == 0.25
-    flops = 8 * (7e9 + ATTENTION_7B) * 1e9
-    assert result.time_to_train_days == pytest.approx(flops / (312e12 * 0.25) / DAY)
+def test_a_board_without_nvswitch_lowers_the_efficiency_by_its_class_and_one_gpu_by_none():
+    """The generation's efficiency × mfu_pcie / mfu_nvswitch when the GPUs share the work over
+    PCIe; a 300 W A800 PCIe holds 0.75 of the 400 W SXM part's clocks (power_share)."""
+    rules = replace(RULES, mfu_pcie=0.25)
+    four = performance(node(xeon_gold_6530(), a800_pcie(), 4, 512, nvlink=False), train(),
+                       rules, 1.0)  # fmt: skip
+    one = performance(node(xeon_gold_6530(), a800_pcie(), 1, 512, nvlink=False), train(),
+                      rules, 1.0)  # fmt: skip
+    assert power_share(a800_pcie()) == pytest.approx(0.75)
+    assert four.terms["efficiency"] == pytest.approx(A100_TRAINING * 0.75 * 0.25 / 0.50)
+    assert one.terms["efficiency"] == pytest.approx(A100_TRAINING * 0.75)
 
 
 def test_data_parallel_all_reduce_moves_two_n_minus_one_over_n_of_the_gradients():
@@ -113,14 +127,17 @@ def test_between_nodes_the_ring_runs_at_the_nodes_whole_fabric_bandwidth():
 
 
 def test_overlapped_communication_counts_only_what_outlasts_compute():
-    cluster = replace(s3(), nodes=4, nics=1, nic_speed_gbps=200)  # a thin fabric
-    overlap = performance(cluster, train(batch_size=1), RULES, 1.0)
-    serial = performance(cluster, train(batch_size=1), replace(RULES, comm_overlap=0), 1.0)
-    compute, comm = overlap.terms["compute_step_s"], overlap.terms["comm_step_s"]
-    assert comm > compute
-    steps = overlap.terms["steps"]
-    assert overlap.time_to_train_days == pytest.approx(steps * max(compute, comm) / DAY)
-    assert serial.time_to_train_days == pytest.approx(steps * (compute + comm) / DAY)
+    """A thin fabric: the layout's gradient all-reduce overlaps its compute and bubble; without
+    overlap the two add (and the layout may change to one that sends less)."""
+    cluster = replace(s3(), nodes=4, nics=1, nic_speed_gbps=200)
+    overlap = performance(cluster, train(batch_size=2), RULES, 1.0)
+    serial = performance(cluster, train(batch_size=2), replace(RULES, comm_overlap=0), 1.0)
+    terms = overlap.terms
+    busy, comm = terms["compute_step_s"] + terms["bubble_step_s"], terms["comm_step_s"]
+    assert comm > 0
+    assert overlap.time_to_train_s == pytest.approx(terms["steps"] * max(busy, comm))
+    assert overlap.time_to_train_s <= serial.time_to_train_s
+    assert serial.time_to_train_s <= terms["steps"] * (busy + comm) * (1 + 1e-9)
 
 
 def test_more_nodes_train_faster_and_meet_a_deadline_the_one_node_misses():
@@ -139,13 +156,20 @@ def test_batch_one_decode_is_bound_by_reading_the_weights():
     # weights (14 GB) + one sequence's KV cache at its mean context, read once per token; a
     # bare 7B is Mistral-7B's shape, grouped-query attention with 8 KV heads (domain.md §6)
     kv = 2 * 32 * 8 * 128 * 2 * (1024 + 128)
-    assert result.terms["decode_step_s"] == pytest.approx((7e9 * 2 + kv) / bandwidth)
+    scheduling = RULES.cpu_scheduling_ms / 1000  # the engine's CPU time a step
+    assert result.terms["decode_step_s"] == pytest.approx((7e9 * 2 + kv) / bandwidth + scheduling)
+    assert result.time_per_output_token_s == result.terms["decode_step_s"]
 
 
 def test_time_to_first_token_is_the_prefill_of_one_prompt():
+    """Alone on its replica, a prompt of p tokens costs 2·N·p for the weights and, causal,
+    2·L·h·p² for attention (each token attends to half the prompt, QKᵀ and AV)."""
     result = performance(one_h100(), serve(concurrent_users=1, prompt_tokens=2000), RULES, 1.0)
-    flops = 2 * (7e9 + 2 * 32 * 4096 * 2000) * 2000
-    assert result.time_to_first_token_s == pytest.approx(flops / (989.4e12 * 0.5))
+    flops = 2 * (7e9 + 32 * 4096 * 2000) * 2000
+    scheduling = RULES.cpu_scheduling_ms / 1000
+    assert result.time_to_first_token_s == pytest.approx(
+        flops / (989.4e12 * SERVING_16_BIT) + scheduling
+    )
 
 
 def test_cost_per_million_tokens_is_the_monthly_price_over_a_months_tokens():
@@ -156,7 +180,7 @@ def test_cost_per_million_tokens_is_the_monthly_price_over_a_months_tokens():
 
 def test_a_throughput_target_fills_each_replica_with_the_sequences_its_memory_holds():
     result = performance(s3(), serve(70, target_tokens_per_s=2000), RULES, 1.0)
-    assert result.terms["sequences"] <= RULES.inference_batch_max
+    assert result.terms["sequences"] <= RULES.inference_batch_max_large  # an 80 GB card
     assert (
         result.tokens_per_s
         > performance(s3(), serve(70, concurrent_users=1), RULES, 1.0).tokens_per_s
@@ -207,13 +231,19 @@ def test_p5_does_not_multiply_training_time_the_model_already_times():
 
 
 def test_p8_adds_cpu_latency_and_never_divides_gpu_throughput():
-    work = serve(concurrent_users=4)
+    """P8 lengthens every step by the CPU time it adds: one user's first token (one step with
+    its prompt) and every token after by exactly that; the GPUs' terms never change."""
+    work = serve(concurrent_users=1)
     sound = performance(s1(), work, RULES, 1.0)
     slow = performance(s1(), work, RULES, 1.0, failed_codes=("P8",))
     added = 0.54 * RULES.cpu_scheduling_ms / 1000
     assert slow.time_to_first_token_s == pytest.approx(sound.time_to_first_token_s + added)
     assert slow.terms["decode_step_s"] == pytest.approx(sound.terms["decode_step_s"] + added)
     assert slow.terms["decode_memory_s"] == sound.terms["decode_memory_s"]
+    loaded = serve(concurrent_users=64)
+    assert performance(s1(), loaded, RULES, 1.0, failed_codes=("P8",)).tokens_per_s < (
+        performance(s1(), loaded, RULES, 1.0).tokens_per_s
+    )
 
 
 def test_checks_without_a_measured_time_loss_do_not_change_the_figures():
@@ -268,13 +298,27 @@ def test_a_model_no_node_holds_spans_the_fewest_whole_nodes():
 
 
 def test_a_first_token_target_takes_the_replica_that_meets_it():
+    """Long prompts at a throughput target: the replica that serves most queues its prompts;
+    a first-token target below its wait takes a replica that meets it, serving less."""
     work = serve(70, target_tokens_per_s=2000, prompt_tokens=8000)
     fastest = performance(s3(), work, RULES, 1.0)
     ttft = fastest.time_to_first_token_s * 0.7
     result = performance(s3(), replace(work, target_ttft_s=ttft), RULES, 1.0)
-    assert result.time_to_first_token_s <= ttft
-    assert result.terms["replica_gpus"] > fastest.terms["replica_gpus"]
-    assert result.meets_ttft_target
+    assert result.time_to_first_token_s <= ttft < fastest.time_to_first_token_s
+    assert result.tokens_per_s < fastest.tokens_per_s
+    assert result.meets_ttft_target and fastest.meets_ttft_target is None
+
+
+def test_a_per_token_target_takes_the_replica_whose_steps_meet_it():
+    work = serve(70, target_tokens_per_s=2000)
+    fastest = performance(s3(), work, RULES, 1.0)
+    tpot = fastest.time_per_output_token_s * 0.5
+    result = performance(s3(), replace(work, target_tpot_s=tpot), RULES, 1.0)
+    assert result.time_per_output_token_s <= tpot
+    assert result.meets_tpot_target
+    assert fastest.meets_tpot_target is None
+    missed = performance(s3(), replace(work, target_tpot_s=1e-4), RULES, 1.0)
+    assert missed.meets_tpot_target is False and not missed.meets_target
 
 
 def test_a_first_token_target_is_met_with_more_gpus_per_replica():

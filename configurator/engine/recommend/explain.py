@@ -30,9 +30,10 @@ from configurator.engine.messages import (
 )
 from configurator.engine.performance import (
     Cluster,
+    Performance,
+    held_workload,
     performance,
     served_note,
-    served_workload,
 )
 from configurator.engine.power import power_budget
 from configurator.engine.recommend.results import Recommendation
@@ -124,8 +125,8 @@ def _capacity_line(item: Recommendation, workload: Workload, rules: RuleParams) 
             if served
             else (replicas.size, replicas.count, replicas.batch)
         )
-        # A timed layout is sized as the model timed it: contexts that hold prompt and output.
-        sized = served_workload(workload) if served else workload
+        # A timed layout is sized as the model timed it: each sequence at its mean context.
+        sized = held_workload(workload) if served else workload
         per_gpu = replica_gb(sized, size, sequences, usable)
         copies = _(
             "%(replicas)s of %(gpus)s",
@@ -255,12 +256,18 @@ def work_line(item: Recommendation) -> Message:
         plan = work.served
         served = served_note(plan.count, counted_gpus(plan.gpus), plan.sequences)
         return _(
-            "%(tokens)s output tokens/s on %(where)s (%(served)s), first token in %(ttft)s s; "
-            "¥%(cost)s per million output tokens.",
+            "%(tokens)s output tokens/s on %(where)s (%(served)s), first token in %(ttft)s s "
+            "and then one every %(tpot)s ms for each user; ¥%(cost)s per million output tokens.",
             tokens=f"{work.tokens_per_s:,.0f}", where=where, served=served,
-            ttft=f"{work.time_to_first_token_s:.2f}", cost=f"{work.cost_per_million_tokens:,.2f}",
+            ttft=f"{work.time_to_first_token_s:.2f}", tpot=_milliseconds(work),
+            cost=f"{work.cost_per_million_tokens:,.2f}",
         )  # fmt: skip
     return _("No datasheet throughput for this GPU: the work is not timed.")
+
+
+def _milliseconds(work: Performance) -> str:
+    """Return the time per output token in ms, to three figures: `21.4`, `139`."""
+    return f"{work.time_per_output_token_s * 1000:.3g}"
 
 
 def _rejection_words(code: str) -> str:
@@ -377,8 +384,10 @@ def work_reason(workload: Workload, gpus: list[Gpu], rules: RuleParams, max_gpus
             continue
         if work.time_to_train_days is not None:
             score = work.time_to_train_days
-        elif workload.target_tokens_per_s is None:  # a first-token target: the soonest first
-            score = work.time_to_first_token_s
+        elif workload.target_tokens_per_s is None and workload.target_ttft_s is not None:
+            score = work.time_to_first_token_s  # a first-token target: the soonest first
+        elif workload.target_tokens_per_s is None:
+            score = work.time_per_output_token_s  # a per-token target: the shortest steps
         else:
             score = -work.tokens_per_s
         if best is None or score < best[0]:
@@ -402,9 +411,11 @@ def work_reason(workload: Workload, gpus: list[Gpu], rules: RuleParams, max_gpus
     if best:
         return _(
             "No build of up to %(limit)s serves the target of %(targets)s: the fastest, "
-            "%(fastest)s, serves %(tokens)s with a first token in %(ttft)s s.",
+            "%(fastest)s, serves %(tokens)s with a first token in %(ttft)s s and one every "
+            "%(tpot)s ms after it.",
             limit=limit, targets=targets, fastest=fastest,
             tokens=f"{best[2].tokens_per_s:,.0f}", ttft=f"{best[2].time_to_first_token_s:.2f}",
+            tpot=_milliseconds(best[2]),
         )  # fmt: skip
     return _(
         "No build of up to %(limit)s serves the target of %(targets)s.",
@@ -419,6 +430,12 @@ def _targets(workload: Workload) -> str:
         targets.append(_("%(tokens)s output tokens/s", tokens=num(workload.target_tokens_per_s)))
     if workload.target_ttft_s is not None:
         targets.append(_("a first token within %(s)s s", s=f"{workload.target_ttft_s:g}"))
-    if len(targets) == 2:
-        return _("%(first)s and %(second)s", first=targets[0], second=targets[1])
-    return targets[0] if targets else ""
+    if workload.target_tpot_s is not None:
+        ms = f"{workload.target_tpot_s * 1000:g}"
+        targets.append(_("one token every %(ms)s ms at most after it", ms=ms))
+    if not targets:
+        return ""
+    joined = targets[-1]
+    for target in reversed(targets[:-1]):
+        joined = _("%(first)s and %(second)s", first=target, second=joined)
+    return joined

@@ -32,6 +32,7 @@ from configurator.engine.performance import (
     Performance,
     gpu_seconds_floor,
     gpus_for_work,
+    has_target,
     performance,
 )
 from configurator.engine.power import power_budget
@@ -259,9 +260,9 @@ class Search:
     def _deploy(self, gpu: Gpu, sizes: tuple[int, ...], networked: tuple[int, ...], needed: int):
         """Return the deployment of `needed` GPUs (at least) in the platform's node sizes.
 
-        Inference with a throughput or first-token target takes `needed` GPUs as the count,
-        rounded up to whole nodes of the largest size that serves it: more replicas serve more
-        tokens, larger ones give the first token sooner.
+        Inference with a throughput, first-token or per-token target takes `needed` GPUs as the
+        count, rounded up to whole nodes of the largest size that serves it: more replicas serve
+        more tokens, larger ones give the first token sooner.
         """
         workload = self.workload
         arguments = {
@@ -270,7 +271,7 @@ class Search:
             "max_nodes": self.max_nodes,
             "fewest": partial(self.fewest_replicas, self.usable(gpu)),
         }
-        untargeted = workload.target_tokens_per_s is None and workload.target_ttft_s is None
+        untargeted = not has_target(workload)
         if data_parallel(workload) or workload.gpu_count or untargeted:
             return deploy(workload, sizes, networked, **arguments)
         for per_node in sorted(sizes, reverse=True):
