@@ -1,4 +1,12 @@
-"""Evaluate one build: run every check, score its balance, and give the verdict (api.md)."""
+"""Evaluate one build: run every check, score its balance, and give the verdict (api.md).
+
+Another rule profile's verdict on the same build (`verdict_under`: "operator baseline:
+reject · NVIDIA RA: accept") re-runs only what reads a parameter whose value differs between
+the two profiles: an evaluation made with `record_reads` keeps, per check and for the
+balance score, the names of the rule parameters it read (`RecordedReads`), and a check that
+read the same values gives the same finding, since checks are pure functions of the build,
+the workload and the parameters they read.
+"""
 
 from __future__ import annotations
 
@@ -33,6 +41,10 @@ class Evaluation:
     # The share of the rent each failed pitfall the time model times wastes (P1, P5, P8:
     # `performance.modelled_losses`), counted once (domain.md §6).
     modelled: Mapping[str, float] = field(default_factory=dict)
+    # With `record_reads`: the rules it was judged by and the parameters each check (and the
+    # balance score, under "balance") read — what `verdict_under` compares.
+    rules: RuleParams | None = field(default=None, compare=False, repr=False)
+    reads: Mapping[str, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def failures(self) -> tuple[Finding, ...]:
@@ -89,12 +101,88 @@ class Evaluation:
         return result
 
 
-def evaluate(build: Build, rules: RuleParams, workload: Workload | None = None) -> Evaluation:
-    """Run every check on the build; reject it when any fails or the node is unbalanced."""
-    findings = tuple(check(build, workload, rules) for check in REGISTRY.checks())
-    balance = build_balance(build, rules)
+class RecordedReads:
+    """Rule parameters that record which of them are read (`names`), for `verdict_under`.
+
+    It is not hashable, so a cache keyed by the parameters cannot answer for it and hide
+    what the cached call read.
+    """
+
+    __slots__ = ("_rules", "names")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, rules: RuleParams) -> None:
+        self._rules = rules
+        self.names: set[str] = set()
+
+    def __getattr__(self, name: str) -> object:
+        self.names.add(name)
+        return getattr(self._rules, name)
+
+
+def evaluate(
+    build: Build,
+    rules: RuleParams,
+    workload: Workload | None = None,
+    *,
+    record_reads: bool = False,
+) -> Evaluation:
+    """Run every check on the build; reject it when any fails or the node is unbalanced.
+
+    With `record_reads`, the evaluation keeps the parameters each check read, so that
+    `verdict_under` can judge the build by other rules re-running only what they change.
+    """
+    reads: dict[str, frozenset[str]] = {}
+    if record_reads:
+        findings = []
+        for registered in REGISTRY:
+            recorder = RecordedReads(rules)
+            findings.append(registered.check(build, workload, recorder))  # type: ignore[arg-type]
+            reads[registered.code] = frozenset(recorder.names)
+        recorder = RecordedReads(rules)
+        balance = build_balance(build, recorder)  # type: ignore[arg-type]
+        reads[BALANCE] = frozenset(recorder.names)
+        findings = tuple(findings)
+    else:
+        findings = tuple(check(build, workload, rules) for check in REGISTRY.checks())
+        balance = build_balance(build, rules)
     rejected = not balance.balanced or any(finding.failed for finding in findings)
     failed = tuple(finding.code for finding in findings if finding.failed)
     modelled = modelled_losses(build, workload, rules, failed, balance.balanced)
     verdict = Verdict.REJECT if rejected else Verdict.ACCEPT
-    return Evaluation(findings, balance, verdict, modelled)
+    if not record_reads:
+        return Evaluation(findings, balance, verdict, modelled)
+    return Evaluation(findings, balance, verdict, modelled, rules, reads)
+
+
+BALANCE = "balance"  # the balance score's entry in `Evaluation.reads`
+
+
+def verdict_under(
+    evaluation: Evaluation, build: Build, workload: Workload | None, rules: RuleParams
+) -> Verdict:
+    """Return the verdict `rules` give the build that `evaluation` judged (made with
+    `record_reads`), re-running only the checks that read a parameter `rules` sets otherwise.
+    """
+    judged = evaluation.rules
+    if judged is None:
+        raise ValueError("verdict_under needs an evaluation made with record_reads=True")
+
+    def unchanged(code: str) -> bool:
+        return all(getattr(rules, name) == getattr(judged, name) for name in evaluation.reads[code])
+
+    if unchanged(BALANCE):
+        balanced = evaluation.balance.balanced
+    else:
+        balanced = build_balance(build, rules).balanced
+    if not balanced:
+        return Verdict.REJECT
+    for registered, finding in zip(REGISTRY, evaluation.checks, strict=True):
+        failed = (
+            finding.failed
+            if unchanged(registered.code)
+            else registered.check(build, workload, rules).failed
+        )
+        if failed:
+            return Verdict.REJECT
+    return Verdict.ACCEPT
