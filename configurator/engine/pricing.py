@@ -212,7 +212,10 @@ def _population(
     memory check names what it costs), else the cheapest balanced population of the smallest
     total above it (substituted), else None. A build that does not count its DIMMs is
     evaluated with one per channel, so it is priced balanced too."""
-    balanced = list(memory_populations(cpu, cpu_count, platform, ecc, catalog.memory))
+    balanced = catalog.derived(
+        ("memory_populations", cpu, cpu_count, platform, ecc),
+        lambda: tuple(memory_populations(cpu, cpu_count, platform, ecc, catalog.memory)),
+    )
     exact = [option for option in balanced if option.total_gb == memory_gb]
     counted = [option for option in exact if option.count == dimm_count]
     if counted or exact:
