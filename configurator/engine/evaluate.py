@@ -2,15 +2,15 @@
 
 Another rule profile's verdict on the same build (`verdict_under`: "operator baseline:
 reject · NVIDIA RA: accept") re-runs only what reads a parameter whose value differs between
-the two profiles: an evaluation made with `record_reads` keeps, per check and for the
-balance score, the names of the rule parameters it read (`RecordedReads`), and a check that
-read the same values gives the same finding, since checks are pure functions of the build,
-the workload and the parameters they read.
+the two profiles: an evaluation made with `watch` (the parameters other profiles set
+otherwise, `differing`) keeps, per check and for the balance score, which of them it read
+(`WatchedReads`), and a check that read none of them gives the same finding, since checks
+are pure functions of the build, the workload and the parameters they read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -41,9 +41,10 @@ class Evaluation:
     # The share of the rent each failed pitfall the time model times wastes (P1, P5, P8:
     # `performance.modelled_losses`), counted once (domain.md §6).
     modelled: Mapping[str, float] = field(default_factory=dict)
-    # With `record_reads`: the rules it was judged by and the parameters each check (and the
-    # balance score, under "balance") read — what `verdict_under` compares.
-    rules: RuleParams | None = field(default=None, compare=False, repr=False)
+    # The rules it was judged by; with `watch`, the parameters watched and which of them each
+    # check (and the balance score, under "balance") read — what `verdict_under` compares.
+    rules: RuleParams = field(default_factory=RuleParams, compare=False, repr=False)
+    watched: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
     reads: Mapping[str, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -101,22 +102,23 @@ class Evaluation:
         return result
 
 
-class RecordedReads:
-    """Rule parameters that record which of them are read (`names`), for `verdict_under`.
+class WatchedReads:
+    """Rule parameters that note which of the `watched` ones a check reads (`read`).
 
-    It is not hashable, so a cache keyed by the parameters cannot answer for it and hide
-    what the cached call read.
+    The others are plain attributes, so watching costs nothing on their reads. It is not
+    hashable, so a cache keyed by the parameters cannot answer for it and hide what the cached
+    call read.
     """
 
-    __slots__ = ("_rules", "names")
     __hash__ = None  # type: ignore[assignment]
 
-    def __init__(self, rules: RuleParams) -> None:
+    def __init__(self, rules: RuleParams, watched: frozenset[str]) -> None:
+        self.__dict__.update({n: getattr(rules, n) for n in RuleParams.names() if n not in watched})
         self._rules = rules
-        self.names: set[str] = set()
+        self.read: set[str] = set()
 
-    def __getattr__(self, name: str) -> object:
-        self.names.add(name)
+    def __getattr__(self, name: str) -> object:  # only for what __dict__ lacks: the watched
+        self.read.add(name)
         return getattr(self._rules, name)
 
 
@@ -125,23 +127,25 @@ def evaluate(
     rules: RuleParams,
     workload: Workload | None = None,
     *,
-    record_reads: bool = False,
+    watch: frozenset[str] = frozenset(),
 ) -> Evaluation:
     """Run every check on the build; reject it when any fails or the node is unbalanced.
 
-    With `record_reads`, the evaluation keeps the parameters each check read, so that
-    `verdict_under` can judge the build by other rules re-running only what they change.
+    With `watch` (rule parameters other profiles set otherwise: `differing`), the evaluation
+    keeps which of them each check and the balance score read, so that `verdict_under` can
+    judge the build by those profiles re-running only what their values change.
     """
-    reads: dict[str, frozenset[str]] = {}
-    if record_reads:
+    if watch:
+        reads: dict[str, frozenset[str]] = {}
+        watching = WatchedReads(rules, watch)
         findings = []
         for registered in REGISTRY:
-            recorder = RecordedReads(rules)
-            findings.append(registered.check(build, workload, recorder))  # type: ignore[arg-type]
-            reads[registered.code] = frozenset(recorder.names)
-        recorder = RecordedReads(rules)
-        balance = build_balance(build, recorder)  # type: ignore[arg-type]
-        reads[BALANCE] = frozenset(recorder.names)
+            watching.read = set()
+            findings.append(registered.check(build, workload, watching))  # type: ignore[arg-type]
+            reads[registered.code] = frozenset(watching.read)
+        watching.read = set()
+        balance = build_balance(build, watching)  # type: ignore[arg-type]
+        reads[BALANCE] = frozenset(watching.read)
         findings = tuple(findings)
     else:
         findings = tuple(check(build, workload, rules) for check in REGISTRY.checks())
@@ -150,39 +154,45 @@ def evaluate(
     failed = tuple(finding.code for finding in findings if finding.failed)
     modelled = modelled_losses(build, workload, rules, failed, balance.balanced)
     verdict = Verdict.REJECT if rejected else Verdict.ACCEPT
-    if not record_reads:
-        return Evaluation(findings, balance, verdict, modelled)
-    return Evaluation(findings, balance, verdict, modelled, rules, reads)
+    if not watch:
+        return Evaluation(findings, balance, verdict, modelled, rules)
+    return Evaluation(findings, balance, verdict, modelled, rules, watch, reads)
 
 
 BALANCE = "balance"  # the balance score's entry in `Evaluation.reads`
 
 
+def differing(rules: RuleParams, others: Iterable[RuleParams]) -> frozenset[str]:
+    """Return the names of the parameters any of `others` sets otherwise than `rules`."""
+    names = RuleParams.names()
+    return frozenset(
+        name for other in others for name in names if getattr(other, name) != getattr(rules, name)
+    )
+
+
 def verdict_under(
     evaluation: Evaluation, build: Build, workload: Workload | None, rules: RuleParams
 ) -> Verdict:
-    """Return the verdict `rules` give the build that `evaluation` judged (made with
-    `record_reads`), re-running only the checks that read a parameter `rules` sets otherwise.
-    """
-    judged = evaluation.rules
-    if judged is None:
-        raise ValueError("verdict_under needs an evaluation made with record_reads=True")
-
-    def unchanged(code: str) -> bool:
-        return all(getattr(rules, name) == getattr(judged, name) for name in evaluation.reads[code])
-
-    if unchanged(BALANCE):
-        balanced = evaluation.balance.balanced
-    else:
+    """Return the verdict `rules` give the build that `evaluation` judged, re-running only the
+    checks that read a parameter `rules` sets otherwise (all of them when the evaluation did
+    not watch every parameter `rules` changes)."""
+    changed = differing(evaluation.rules, (rules,))
+    if not changed:
+        return evaluation.verdict
+    if not changed <= evaluation.watched:
+        return evaluate(build, rules, workload).verdict
+    reads = evaluation.reads
+    if reads[BALANCE] & changed:
         balanced = build_balance(build, rules).balanced
+    else:
+        balanced = evaluation.balance.balanced
     if not balanced:
         return Verdict.REJECT
     for registered, finding in zip(REGISTRY, evaluation.checks, strict=True):
-        failed = (
-            finding.failed
-            if unchanged(registered.code)
-            else registered.check(build, workload, rules).failed
-        )
+        if reads[registered.code] & changed:
+            failed = registered.check(build, workload, rules).failed
+        else:
+            failed = finding.failed
         if failed:
             return Verdict.REJECT
     return Verdict.ACCEPT

@@ -15,6 +15,7 @@ Parts are picked from the catalog given (the offered one); named parts come as t
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -121,7 +122,11 @@ def bill(
     else:
         unpriced.append("memory")
     if psus is None:
-        psus = _exact_or_above(psu_options(platform, catalog), psu_watts, lambda o: o.usable_w)
+        # One set per usable output, smallest first (`psu_options`): the first that gives
+        # `psu_watts` is the cheapest of the smallest output ≥ it.
+        options = psu_options(platform, catalog)
+        at = bisect_left(options, psu_watts, key=lambda option: option.usable_w)
+        psus = options[at] if at < len(options) else None
         if psus is not None and psus.usable_w != psu_watts:
             substituted.append(("psu_watts", psus.usable_w))
     if psus is not None:

@@ -13,7 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from configurator.engine.build import FinetuneMethod, Mode, Workload
-from configurator.engine.evaluate import Verdict, evaluate, verdict_under
+from configurator.engine.evaluate import Verdict, differing, evaluate, verdict_under
 from configurator.engine.rule_validation import parameter_errors
 from configurator.engine.rules import RuleParams
 from tests.engine.builders import (
@@ -87,7 +87,7 @@ def other_rules(draw) -> RuleParams:
 @pytest.mark.parametrize("workload", WORKLOADS.values(), ids=WORKLOADS.keys())
 @pytest.mark.parametrize("build", BUILDS.values(), ids=BUILDS.keys())
 def test_nvidia_ra_verdict_is_the_full_evaluations(build, workload):
-    judged = evaluate(build, RuleParams(), workload, record_reads=True)
+    judged = evaluate(build, RuleParams(), workload, watch=differing(RuleParams(), [NVIDIA_RA]))
     assert (
         verdict_under(judged, build, workload, NVIDIA_RA)
         == evaluate(build, NVIDIA_RA, workload).verdict
@@ -98,22 +98,42 @@ def test_a_changed_parameter_is_judged_again():
     """S2 with 1 TB serving 13B at batch 4: 2.1 GHz fails P8 under the operator (≥ 2.4 GHz)
     and passes NVIDIA RA (≥ 2.0 GHz); reusing P8's finding would say reject."""
     build, workload = s2(memory_gb=1024), WORKLOADS["13B inference, batch 4"]
-    judged = evaluate(build, RuleParams(), workload, record_reads=True)
+    judged = evaluate(build, RuleParams(), workload, watch=differing(RuleParams(), [NVIDIA_RA]))
     assert judged.verdict == Verdict.REJECT
     assert "cpu_base_ghz_min" in judged.reads["P8"]
     assert verdict_under(judged, build, workload, NVIDIA_RA) == Verdict.ACCEPT
 
 
-def test_recorded_reads_are_the_parameters_a_check_uses():
-    judged = evaluate(s2(), RuleParams(), WORKLOADS["70B training"], record_reads=True)
-    assert "memory_vram_ratio_min" in judged.reads["P3"]
+def test_only_the_watched_parameters_a_check_reads_are_kept():
+    watch = differing(RuleParams(), [NVIDIA_RA])
+    assert watch == {
+        "threads_per_gpu_min", "cores_per_gpu_min", "memory_per_gpu_gb_min",
+        "cpu_base_ghz_min", "gpus_per_nic",
+    }  # fmt: skip
+    judged = evaluate(s2(), RuleParams(), WORKLOADS["70B training"], watch=watch)
+    assert judged.reads["P3"] == {"memory_per_gpu_gb_min"}
     assert "cpu_base_ghz_min" not in judged.reads["P3"]
+    assert judged.reads["P6"] == frozenset()  # ECC reads none of them
     assert judged.reads["balance"]
 
 
-def test_an_evaluation_without_its_reads_is_refused():
-    with pytest.raises(ValueError, match="record_reads"):
-        verdict_under(evaluate(s2(), RuleParams()), s2(), None, NVIDIA_RA)
+def test_a_profile_that_changes_an_unwatched_parameter_is_judged_in_full():
+    """Watching NVIDIA RA's parameters says nothing of a profile that moves the PSU
+    headroom: its verdict comes from a whole evaluation (S2 on 6 kW fails P7 at × 2)."""
+    build = s2(memory_gb=1024)
+    judged = evaluate(build, RuleParams(), None, watch=differing(RuleParams(), [NVIDIA_RA]))
+    stricter = replace(RuleParams(), psu_headroom=2.0)
+    assert verdict_under(judged, build, None, stricter) == evaluate(build, stricter).verdict
+    assert evaluate(build, stricter).verdict == Verdict.REJECT
+
+
+def test_an_evaluation_that_watched_nothing_reuses_nothing_it_cannot():
+    build = s2(memory_gb=1024)
+    judged = evaluate(build, RuleParams(), WORKLOADS["13B inference, batch 4"])
+    assert verdict_under(judged, build, WORKLOADS["13B inference, batch 4"], NVIDIA_RA) == (
+        Verdict.ACCEPT
+    )
+    assert verdict_under(judged, build, None, RuleParams()) == judged.verdict
 
 
 @settings(max_examples=150, deadline=None)
@@ -123,5 +143,5 @@ def test_an_evaluation_without_its_reads_is_refused():
     rules=other_rules(),
 )
 def test_any_other_profile_gets_the_full_evaluations_verdict(build, workload, rules):
-    judged = evaluate(build, RuleParams(), workload, record_reads=True)
+    judged = evaluate(build, RuleParams(), workload, watch=differing(RuleParams(), [rules]))
     assert verdict_under(judged, build, workload, rules) == evaluate(build, rules, workload).verdict
