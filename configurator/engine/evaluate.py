@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import attrgetter
 
 from configurator.engine.balance import Balance, build_balance
 from configurator.engine.build import Build, Workload
@@ -42,7 +43,8 @@ class Evaluation:
     # `performance.modelled_losses`), counted once (domain.md §6).
     modelled: Mapping[str, float] = field(default_factory=dict)
     # The rules it was judged by; with `watch`, the parameters watched and which of them each
-    # check (and the balance score, under "balance") read — what `verdict_under` compares.
+    # check (and the balance score, under "balance") read, a check that read none of them
+    # left out — what `verdict_under` compares.
     rules: RuleParams = field(default_factory=RuleParams, compare=False, repr=False)
     watched: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
     reads: Mapping[str, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
@@ -113,7 +115,8 @@ class WatchedReads:
     __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, rules: RuleParams, watched: frozenset[str]) -> None:
-        self.__dict__.update({n: getattr(rules, n) for n in RuleParams.names() if n not in watched})
+        values = zip(RuleParams.names(), _values(rules), strict=True)
+        self.__dict__.update({name: value for name, value in values if name not in watched})
         self._rules = rules
         self.read: set[str] = set()
 
@@ -142,10 +145,12 @@ def evaluate(
         for registered in REGISTRY:
             watching.read = set()
             findings.append(registered.check(build, workload, watching))  # type: ignore[arg-type]
-            reads[registered.code] = frozenset(watching.read)
+            if watching.read:
+                reads[registered.code] = frozenset(watching.read)
         watching.read = set()
         balance = build_balance(build, watching)  # type: ignore[arg-type]
-        reads[BALANCE] = frozenset(watching.read)
+        if watching.read:
+            reads[BALANCE] = frozenset(watching.read)
         findings = tuple(findings)
     else:
         findings = tuple(check(build, workload, rules) for check in REGISTRY.checks())
@@ -162,11 +167,22 @@ def evaluate(
 BALANCE = "balance"  # the balance score's entry in `Evaluation.reads`
 
 
+NOTHING_READ: frozenset[str] = frozenset()
+
+
+def _values(rules: RuleParams) -> tuple[object, ...]:
+    """Return every parameter's value, in the order of `RuleParams.names()`."""
+    return attrgetter(*RuleParams.names())(rules)
+
+
 def differing(rules: RuleParams, others: Iterable[RuleParams]) -> frozenset[str]:
     """Return the names of the parameters any of `others` sets otherwise than `rules`."""
-    names = RuleParams.names()
+    names, values = RuleParams.names(), _values(rules)
     return frozenset(
-        name for other in others for name in names if getattr(other, name) != getattr(rules, name)
+        name
+        for other in others
+        for name, mine, theirs in zip(names, values, _values(other), strict=True)
+        if mine != theirs
     )
 
 
@@ -182,14 +198,14 @@ def verdict_under(
     if not changed <= evaluation.watched:
         return evaluate(build, rules, workload).verdict
     reads = evaluation.reads
-    if reads[BALANCE] & changed:
+    if reads.get(BALANCE, NOTHING_READ) & changed:
         balanced = build_balance(build, rules).balanced
     else:
         balanced = evaluation.balance.balanced
     if not balanced:
         return Verdict.REJECT
     for registered, finding in zip(REGISTRY, evaluation.checks, strict=True):
-        if reads[registered.code] & changed:
+        if reads.get(registered.code, NOTHING_READ) & changed:
             failed = registered.check(build, workload, rules).failed
         else:
             failed = finding.failed
