@@ -256,7 +256,10 @@ class Search:
         # Inference replicas do not depend on the NICs: one deployment serves every platform
         # with these node sizes, and the NICs are checked after.
         needed = self.needed.get(gpu.slug, 1)
-        key = (gpu.slug, sizes, networked if data_parallel(self.workload) else None, needed)
+        # A deployment reads the GPU only through its usable memory: GPUs alike in it (a
+        # catalog's variants of one card) share it.
+        usable = self.usable(gpu)
+        key = (usable, sizes, networked if data_parallel(self.workload) else None, needed)
         if key not in self.deployments:
             self.deployments[key] = self._deploy(gpu, sizes, networked, needed) if sizes else None
         plan = self.deployments[key]
@@ -395,6 +398,14 @@ def complete(
     if memory is None:
         search.rejections[Rejection.MEMORY_SLOTS] += 1
         return None
+    # What the bill will sum but the PSUs, which cost at least two of the cheapest: a build
+    # its bound excludes is neither checked nor billed (less a cent for the bill's rounding,
+    # so this never drops a build the bill would keep). A bound is finite only once a build
+    # was found, so no "no build" reason loses a rejection to it.
+    parts = cpu.monthly_price * sockets + gpu.monthly_price * plan.per_node + memory.price
+    parts += platform.monthly_price + (nic.monthly_price * plan.nics if nic else 0)
+    if (parts + search.psu_floor) * plan.nodes - 0.01 >= bound:
+        return None
     draft = Build.assemble(
         cpu=cpu,
         cpu_count=sockets,
@@ -418,6 +429,8 @@ def complete(
     psus = search.psus_for(power_budget(draft, rules).required_w, platform)
     if psus is None:
         search.rejections[Rejection.PSU_BAYS] += 1
+        return None
+    if (parts + psus.price) * plan.nodes - 0.01 >= bound:
         return None
     build = replace(draft, psu_watts=psus.usable_w)
     priced = build_bill(build, search.catalog, platform=platform, nic=nic, memory=memory, psus=psus)
