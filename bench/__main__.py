@@ -1,6 +1,7 @@
 """Run every benchmark: `python -m bench`."""
 
 from bench import (
+    bench_closest,
     bench_configure,
     bench_evaluate,
     bench_fleet,
@@ -22,3 +23,5 @@ if __name__ == "__main__":
     bench_work.run()
     print("\n== configurator page")
     bench_configure.run()
+    print("\n== recommend, what the closest builds add")
+    bench_closest.run()

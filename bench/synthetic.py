@@ -5,6 +5,7 @@ part class with its specs moved a little (CPU clocks and TDP, GPU TDP, PSU ratin
 power) and its price spread ±25 %. A fixed random seed makes every run build the same catalog.
 """
 
+import importlib
 import random
 from dataclasses import replace
 
@@ -56,3 +57,22 @@ def size(catalog: Catalog) -> int:
     """Return how many items the catalog holds."""
     kinds = (catalog.cpus, catalog.gpus, catalog.memory, catalog.psus, catalog.nics)
     return sum(len(items) for items in kinds) + len(catalog.platforms)
+
+
+def without_todays_parts(catalog: Catalog) -> Catalog:
+    """Return the catalog without the parts seeded by migrations 0013 (today's GPUs, CPUs,
+    HGX hosts and their PSUs) and 0014 (the Dell R760xa): the seed catalog the recommender
+    was first measured on, so that the code's speed is compared apart from the catalog's
+    growth (docs/benchmarks.md)."""
+    todays = importlib.import_module("catalog.migrations.0013_seed_todays_parts")
+    r760xa = importlib.import_module("catalog.migrations.0014_seed_dell_r760xa")
+    added = {row["slug"] for rows in (todays.CPUS, todays.GPUS, todays.PSUS, todays.PLATFORMS)
+             for row in rows} | {r760xa.R760XA["slug"]}  # fmt: skip
+    return Catalog(
+        cpus=tuple(c for c in catalog.cpus if c.slug not in added),
+        gpus=tuple(g for g in catalog.gpus if g.slug not in added),
+        memory=catalog.memory,
+        psus=tuple(p for p in catalog.psus if p.slug not in added),
+        nics=catalog.nics,
+        platforms=tuple(p for p in catalog.platforms if p.slug not in added),
+    )

@@ -77,10 +77,19 @@ def recommended_json(recommended: Recommended) -> dict[str, object]:
     """Return `/recommend`'s answer: the builds, why there are none, the rule version."""
     ruleset = recommended.ruleset.as_dict()
     reason = recommended.found.reason
+    translate = translator()
     return {
         "builds": [recommendation_json(item, ruleset) for item in recommended.found.builds],
-        "reason": translator()(reason) if reason is not None else None,
+        "reason": translate(reason) if reason is not None else None,
         "ruleset": ruleset,
+        # Without builds, the closest ones: what each misses and the target it meets.
+        "closest": [
+            {
+                **recommendation_json(item.recommendation, ruleset),
+                "misses": [missed.as_dict(translate) for missed in item.shortfalls],
+            }
+            for item in recommended.found.closest
+        ],
     }
 
 

@@ -347,7 +347,25 @@ class RecommendationOut(Schema):
     performance: PerformanceOut | None = None
 
 
+class MissOut(Schema):
+    """A target a closest build misses: asked, done, and the target it would meet."""
+
+    field: str = Field(description="The workload field of the target, e.g. target_ttft_s")
+    target: float = Field(description="The target as the workload gives it")
+    value: float = Field(description="What the build does (days, tokens/s, s, CNY a month)")
+    passes_with: float = Field(description="The target the build meets, two significant figures")
+    text: str
+
+
+class ClosestOut(RecommendationOut):
+    misses: list[MissOut]
+
+
 class RecommendOut(Schema):
     builds: list[RecommendationOut]
     reason: str | None
     ruleset: RulesetRef
+    closest: list[ClosestOut] = Field(
+        default_factory=list,
+        description="Without builds: the closest ones, what each misses and what it meets",
+    )

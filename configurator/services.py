@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 
 from configurator import selectors
 from configurator.engine.build import Build, Gpu, Workload
-from configurator.engine.evaluate import Evaluation, evaluate
+from configurator.engine.evaluate import Evaluation, differing, evaluate, verdict_under
 from configurator.engine.performance import Cluster, Performance, gpu_rent_note, performance
 from configurator.engine.pricing import build_bill
 from configurator.engine.recommend import Recommendations, recommend
@@ -101,7 +101,9 @@ def build_evaluate(
     catalog and rules a request already read), price its parts and time its work."""
     catalog, rules = snapshot or selectors.snapshots()
     version = version_in(rules, profile)
-    evaluation = evaluate(build, version.params, workload)
+    others = [other for slug, other in rules.current.items() if slug != version.profile]
+    watch = differing(version.params, (other.params for other in others))
+    evaluation = evaluate(build, version.params, workload, watch=watch)
     price = build_bill(build, catalog.offered).monthly_price
     work = None
     if workload is not None:
@@ -114,9 +116,8 @@ def build_evaluate(
             evaluation.balance.balanced,
         )
     references = tuple(
-        Reference(other, str(evaluate(build, other.params, workload).verdict))
-        for slug, other in rules.current.items()
-        if slug != version.profile
+        Reference(other, str(verdict_under(evaluation, build, workload, other.params)))
+        for other in others
     )
     return Evaluated(build, workload, evaluation, version, price, work, references)
 

@@ -488,6 +488,10 @@ class Workload:
     with `epochs` × `dataset_tokens` when given that way (already multiplied into
     `train_tokens`); `concurrent_users`, `prompt_tokens`, `output_tokens`,
     `target_tokens_per_s` and `target_ttft_s` for inference (docs/performance.md).
+    `budget_monthly` is the recommender's: no build renting for more a month is recommended
+    (docs/recommender.md); `finetune_method` sizes a fine-tune in full, LoRA or QLoRA.
+    Each page field also says how a customer's sentence names it (`words`, `choice_words`:
+    `engine.sentence`, docs/sentence.md).
 
     How the model is built (domain.md §6, "Models as they are built today"), all optional:
     `model` names a published shape (`model_shapes.MODEL_SHAPES`, by id, name or repository);
@@ -506,30 +510,51 @@ class Workload:
     model_params_b: float = declared(
         kind="float", label=_("Model size (billion parameters)"), gt=0, le=20000,
         description="Model parameters, billions", unit=_("billion parameters"),
-        required_unless="model",
+        required_unless="model", words=("model size", "size", "参数量", "规模"),
     )  # fmt: skip
     mode: Mode = declared(
         kind="choice", label=_("Mode"),
         choices=(("train", _("training")), ("finetune", _("fine-tuning")),
                  ("infer", _("inference"))),
+        choice_words=(
+            ("train", ("train", "trains", "training", "pretrain", "pre-train", "pretraining",
+                       "训练", "预训练")),
+            ("finetune", ("fine-tune", "fine-tuning", "finetune", "finetuning", "fine tune",
+                          "sft", "微调", "精调")),
+            ("infer", ("serve", "serving", "inference", "infer", "deploy", "deployment",
+                       "chatbot", "chat", "run inference", "部署", "推理", "上线", "服务",
+                       "在线服务")),
+        ),
     )  # fmt: skip
     batch_size: int = declared(
         None, kind="int", label=_("Batch size"), ge=1, le=65536, fallback=DEFAULT_BATCH_SIZE,
         help=_("per GPU in training; sequences served at once in inference"),
         default_text=_("the concurrent users in inference, else %(default)s"),
+        words=("batch size", "batch", "micro-batch", "bs", "批大小", "批量大小", "批次大小", "批量",
+               "批次"),
     )  # fmt: skip
     precision: str = declared(
-        "bf16", kind="choice", label=_("Precision"), choices=tuple((p, p) for p in PRECISIONS)
-    )
+        "bf16", kind="choice", label=_("Precision"), choices=tuple((p, p) for p in PRECISIONS),
+        choice_words=(*((p, (p,)) for p in PRECISIONS), ("int4", ("4-bit", "4bit", "4 bit")),
+                      ("int8", ("8-bit int", "w8a16"))),
+    )  # fmt: skip
     context_length: int = declared(
         None, kind="int", label=_("Context length (tokens)"), ge=1, le=4_194_304,
         unit=_("tokens"), fallback=DEFAULT_CONTEXT_LENGTH,
         default_text=_("prompt + output tokens when either is given, else %(default)s"),
+        words=("context length", "context window", "context", "ctx", "sequence length", "seq len",
+               "上下文长度", "上下文", "序列长度", "长度"),
     )  # fmt: skip
     finetune_method: FinetuneMethod = declared(
         FinetuneMethod.FULL, kind="choice", label=_("Fine-tuning method"), modes=("finetune",),
         choices=(("full", _("full fine-tune")), ("lora", _("LoRA fine-tune")),
-                 ("qlora", _("QLoRA fine-tune"))), page=False,
+                 ("qlora", _("QLoRA fine-tune"))),
+        choice_words=(
+            ("full", ("full fine-tune", "full fine-tuning", "full finetune", "full-parameter",
+                      "full parameter", "full-weight", "全参数", "全参", "全量")),
+            ("lora", ("lora",)),
+            ("qlora", ("qlora",)),
+        ),
     )  # fmt: skip
     gpu_count: int | None = declared(
         None, kind="int", label=_("GPUs (all nodes)"), ge=1, le=MAX_GPUS_PER_NODE * MAX_NODES,
@@ -554,48 +579,67 @@ class Workload:
     train_tokens: float | None = declared(
         None, kind="float", label=_("Tokens to train on"), gt=0, le=1e16, modes=TRAINING,
         description="Training: tokens to train on, e.g. 3e11", unit=_("tokens"), example="3e11",
+        words=("train on", "trained on", "training tokens", "训练数据", "训练量"),
     )  # fmt: skip
     epochs: float | None = declared(
         None, kind="float", label=_("Epochs"), gt=0, le=1e6, modes=TRAINING,
         description="Training: passes over the data set (with dataset_tokens)",
+        words=("epochs", "epoch", "passes", "pass", "个epoch", "轮", "遍"),
     )  # fmt: skip
     dataset_tokens: float | None = declared(
         None, kind="float", label=_("Tokens in the data set"), gt=0, le=1e16, modes=TRAINING,
         description="Training: tokens in the data set (with epochs)", unit=_("tokens"),
-        example="1e11",
+        example="1e11", words=("data set", "dataset", "corpus", "数据集", "语料"),
     )  # fmt: skip
     deadline_days: float | None = declared(
         None, kind="float", label=_("Deadline (days)"), gt=0, le=3650, modes=TRAINING,
         description="Training: the run must finish within this many days", unit=_("days"),
+        words=("deadline", "期限", "工期"),
     )  # fmt: skip
     concurrent_users: int | None = declared(
         None, kind="int", label=_("Concurrent users"), ge=1, le=1_000_000, modes=INFERENCE,
         description="Inference: sequences served at once",
+        words=("concurrent users", "simultaneous users", "users", "user", "concurrent requests",
+               "concurrency", "concurrent", "sessions", "people", "并发用户", "用户", "并发",
+               "路并发", "路", "人"),
     )  # fmt: skip
     prompt_tokens: int | None = declared(
         None, kind="int", label=_("Prompt tokens per request"), ge=1, le=4_194_304,
         modes=INFERENCE, description="Inference: tokens in per request", unit=_("tokens"),
         fallback=DEFAULT_PROMPT_TOKENS,
+        words=("prompt", "prompts", "input", "inputs", "输入", "提示词", "提示"),
     )  # fmt: skip
     output_tokens: int | None = declared(
         None, kind="int", label=_("Output tokens per request"), ge=1, le=4_194_304,
         modes=INFERENCE, description="Inference: tokens out per request", unit=_("tokens"),
         fallback=DEFAULT_OUTPUT_TOKENS,
+        words=("output", "outputs", "completion", "answer", "generate", "输出", "生成", "回答"),
     )  # fmt: skip
     target_tokens_per_s: float | None = declared(
         None, kind="float", label=_("Output tokens per second to serve"), gt=0, le=1e9,
         modes=INFERENCE, description="Inference: output tokens/s the build must sustain",
-        unit=_("tokens per second"),
+        unit=_("tokens per second"), words=("throughput", "吞吐量", "吞吐", "每秒"),
     )  # fmt: skip
     target_ttft_s: float | None = declared(
         None, kind="float", label=_("Time to first token within (seconds)"), gt=0, le=3600,
         modes=INFERENCE, description="Inference: time to first token the build must meet, s",
         unit=_("seconds"),
+        words=("time to first token", "first token", "first-token", "ttft", "首 token", "首token",
+               "首字延迟", "首字", "首词", "首包"),
+    )  # fmt: skip
+    budget_monthly: float | None = declared(
+        None, kind="float", label=_("Monthly budget (CNY)"), gt=0, le=1e10,
+        unit=_("CNY per month"),
+        description="Recommend: the most a build may rent per month, all nodes, CNY",
+        words=("budget", "monthly budget", "rent", "预算", "月预算", "月租", "每月", "月付"),
     )  # fmt: skip
     target_tpot_s: float | None = declared(
         None, kind="float", label=_("Time per output token within (seconds)"), gt=0, le=60,
         modes=INFERENCE, unit=_("seconds"),
         description="Inference: time per output token each user may see at most, s",
+        words=("time per output token", "per output token", "tpot", "inter-token latency",
+               "inter-token", "itl", "每 token 时延", "每个 token", "token 间隔", "吐字间隔",
+               "出字间隔"),
     )  # fmt: skip
     global_batch_tokens: float | None = declared(
         None, kind="float", label=_("Tokens per optimizer step"), gt=0, le=1e9, modes=TRAINING,

@@ -1,10 +1,19 @@
-"""Evaluate one build: run every check, score its balance, and give the verdict (api.md)."""
+"""Evaluate one build: run every check, score its balance, and give the verdict (api.md).
+
+Another rule profile's verdict on the same build (`verdict_under`: "operator baseline:
+reject · NVIDIA RA: accept") re-runs only what reads a parameter whose value differs between
+the two profiles: an evaluation made with `watch` (the parameters other profiles set
+otherwise, `differing`) keeps, per check and for the balance score, which of them it read
+(`WatchedReads`), and a check that read none of them gives the same finding, since checks
+are pure functions of the build, the workload and the parameters they read.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import attrgetter
 
 from configurator.engine.balance import Balance, build_balance
 from configurator.engine.build import Build, Workload
@@ -33,6 +42,12 @@ class Evaluation:
     # The share of the rent each failed pitfall the time model times wastes (P1, P5, P8:
     # `performance.modelled_losses`), counted once (domain.md §6).
     modelled: Mapping[str, float] = field(default_factory=dict)
+    # The rules it was judged by; with `watch`, the parameters watched and which of them each
+    # check (and the balance score, under "balance") read, a check that read none of them
+    # left out — what `verdict_under` compares.
+    rules: RuleParams = field(default_factory=RuleParams, compare=False, repr=False)
+    watched: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    reads: Mapping[str, frozenset[str]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def failures(self) -> tuple[Finding, ...]:
@@ -89,12 +104,111 @@ class Evaluation:
         return result
 
 
-def evaluate(build: Build, rules: RuleParams, workload: Workload | None = None) -> Evaluation:
-    """Run every check on the build; reject it when any fails or the node is unbalanced."""
-    findings = tuple(check(build, workload, rules) for check in REGISTRY.checks())
-    balance = build_balance(build, rules)
+class WatchedReads:
+    """Rule parameters that note which of the `watched` ones a check reads (`read`).
+
+    The others are plain attributes, so watching costs nothing on their reads. It is not
+    hashable, so a cache keyed by the parameters cannot answer for it and hide what the cached
+    call read.
+    """
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(self, rules: RuleParams, watched: frozenset[str]) -> None:
+        values = zip(RuleParams.names(), _values(rules), strict=True)
+        self.__dict__.update({name: value for name, value in values if name not in watched})
+        self._rules = rules
+        self.read: set[str] = set()
+
+    def __getattr__(self, name: str) -> object:  # only for what __dict__ lacks: the watched
+        self.read.add(name)
+        return getattr(self._rules, name)
+
+
+def evaluate(
+    build: Build,
+    rules: RuleParams,
+    workload: Workload | None = None,
+    *,
+    watch: frozenset[str] = frozenset(),
+) -> Evaluation:
+    """Run every check on the build; reject it when any fails or the node is unbalanced.
+
+    With `watch` (rule parameters other profiles set otherwise: `differing`), the evaluation
+    keeps which of them each check and the balance score read, so that `verdict_under` can
+    judge the build by those profiles re-running only what their values change.
+    """
+    if watch:
+        reads: dict[str, frozenset[str]] = {}
+        watching = WatchedReads(rules, watch)
+        findings = []
+        for registered in REGISTRY:
+            watching.read = set()
+            findings.append(registered.check(build, workload, watching))  # type: ignore[arg-type]
+            if watching.read:
+                reads[registered.code] = frozenset(watching.read)
+        watching.read = set()
+        balance = build_balance(build, watching)  # type: ignore[arg-type]
+        if watching.read:
+            reads[BALANCE] = frozenset(watching.read)
+        findings = tuple(findings)
+    else:
+        findings = tuple(check(build, workload, rules) for check in REGISTRY.checks())
+        balance = build_balance(build, rules)
     rejected = not balance.balanced or any(finding.failed for finding in findings)
     failed = tuple(finding.code for finding in findings if finding.failed)
     modelled = modelled_losses(build, workload, rules, failed, balance.balanced)
     verdict = Verdict.REJECT if rejected else Verdict.ACCEPT
-    return Evaluation(findings, balance, verdict, modelled)
+    if not watch:
+        return Evaluation(findings, balance, verdict, modelled, rules)
+    return Evaluation(findings, balance, verdict, modelled, rules, watch, reads)
+
+
+BALANCE = "balance"  # the balance score's entry in `Evaluation.reads`
+
+
+NOTHING_READ: frozenset[str] = frozenset()
+
+
+def _values(rules: RuleParams) -> tuple[object, ...]:
+    """Return every parameter's value, in the order of `RuleParams.names()`."""
+    return attrgetter(*RuleParams.names())(rules)
+
+
+def differing(rules: RuleParams, others: Iterable[RuleParams]) -> frozenset[str]:
+    """Return the names of the parameters any of `others` sets otherwise than `rules`."""
+    names, values = RuleParams.names(), _values(rules)
+    return frozenset(
+        name
+        for other in others
+        for name, mine, theirs in zip(names, values, _values(other), strict=True)
+        if mine != theirs
+    )
+
+
+def verdict_under(
+    evaluation: Evaluation, build: Build, workload: Workload | None, rules: RuleParams
+) -> Verdict:
+    """Return the verdict `rules` give the build that `evaluation` judged, re-running only the
+    checks that read a parameter `rules` sets otherwise (all of them when the evaluation did
+    not watch every parameter `rules` changes)."""
+    changed = differing(evaluation.rules, (rules,))
+    if not changed:
+        return evaluation.verdict
+    if not changed <= evaluation.watched:
+        return evaluate(build, rules, workload).verdict
+    reads = evaluation.reads
+    if reads.get(BALANCE, NOTHING_READ) & changed:
+        balanced = build_balance(build, rules).balanced
+    else:
+        balanced = evaluation.balance.balanced
+    if not balanced:
+        return Verdict.REJECT
+    for registered, finding in zip(REGISTRY, evaluation.checks, strict=True):
+        if reads.get(registered.code, NOTHING_READ) & changed:
+            failed = registered.check(build, workload, rules).failed
+        else:
+            failed = finding.failed
+        if failed:
+            return Verdict.REJECT
+    return Verdict.ACCEPT

@@ -38,6 +38,11 @@ class Input:
     given and the engine derives nothing (`default_text` says the rule). `required_unless`
     names the field that, given, fills a required one (a named model its size): the API
     then takes the field as optional and refuses a request without either.
+
+    How a customer's sentence names the field (`engine.sentence`, docs/sentence.md): `words`,
+    the phrases beside a number that say it is this field ("users", "并发"), English and
+    Chinese; `choice_words`, per choice value the phrases that pick it ("serve", "部署" for
+    inference). The field's `unit` says which unit words its number may carry.
     """
 
     kind: str
@@ -58,6 +63,8 @@ class Input:
     fallback: object = None
     default_text: str | None = None
     required_unless: str | None = None
+    words: tuple[str, ...] = ()
+    choice_words: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,11 +60,12 @@ class Message(str):
 
     def as_dict(self) -> dict[str, object]:
         """Return the message id and its parameters as JSON-ready data."""
+        msgid, params, _plural, _count = self._parts
         return {
-            "message_id": self.msgid,
+            "message_id": msgid,
             "params": {
                 key: value.as_dict() if isinstance(value, Message) else value
-                for key, value in self.params.items()
+                for key, value in params.items()
             },
         }
 

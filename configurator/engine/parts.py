@@ -199,7 +199,10 @@ def cheapest_platform(
 ) -> Platform | None:
     """Return the cheapest platform that takes the CPU's socket and count, the GPU and the GPU
     count: the one a build that names none is priced on."""
-    for platform in sorted(catalog.platforms, key=lambda p: p.monthly_price):
+    by_price = catalog.derived(
+        "platforms_by_price", lambda: sorted(catalog.platforms, key=lambda p: p.monthly_price)
+    )
+    for platform in by_price:
         if cpu is not None and cpu.socket != platform.cpu_socket:
             continue
         if platform.sockets < cpu_count:

@@ -15,6 +15,7 @@ Parts are picked from the catalog given (the offered one); named parts come as t
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -121,7 +122,11 @@ def bill(
     else:
         unpriced.append("memory")
     if psus is None:
-        psus = _exact_or_above(psu_options(platform, catalog), psu_watts, lambda o: o.usable_w)
+        # One set per usable output, smallest first (`psu_options`): the first that gives
+        # `psu_watts` is the cheapest of the smallest output ≥ it.
+        options = psu_options(platform, catalog)
+        at = bisect_left(options, psu_watts, key=lambda option: option.usable_w)
+        psus = options[at] if at < len(options) else None
         if psus is not None and psus.usable_w != psu_watts:
             substituted.append(("psu_watts", psus.usable_w))
     if psus is not None:
@@ -212,7 +217,10 @@ def _population(
     memory check names what it costs), else the cheapest balanced population of the smallest
     total above it (substituted), else None. A build that does not count its DIMMs is
     evaluated with one per channel, so it is priced balanced too."""
-    balanced = list(memory_populations(cpu, cpu_count, platform, ecc, catalog.memory))
+    balanced = catalog.derived(
+        ("memory_populations", cpu, cpu_count, platform, ecc),
+        lambda: tuple(memory_populations(cpu, cpu_count, platform, ecc, catalog.memory)),
+    )
     exact = [option for option in balanced if option.total_gb == memory_gb]
     counted = [option for option in exact if option.count == dimm_count]
     if counted or exact:

@@ -12,6 +12,7 @@ rules form groups and labels its fields from here (`configurator.rule_parameters
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
+from functools import cache
 
 from configurator.engine.messages import _
 
@@ -283,6 +284,7 @@ class RuleParams:
         return asdict(self)
 
     @classmethod
+    @cache  # the fields of a class never change; read on every evaluation with references
     def names(cls) -> tuple[str, ...]:
         return tuple(f.name for f in fields(cls))
 

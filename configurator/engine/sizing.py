@@ -73,7 +73,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from types import MappingProxyType
+from typing import NamedTuple
 
 from configurator.engine.build import FinetuneMethod, Mode, Workload
 from configurator.engine.messages import Message, _, counted_gpus, counted_sequences, ngettext
@@ -334,7 +336,30 @@ def _describe(shape: Shape) -> Message:
     )  # fmt: skip
 
 
-def _attention(workload: Workload, shape: Shape) -> Shape:
+class ShapeFields(NamedTuple):
+    """The fields of a workload its shape is derived from (`model_shape`): the shape of every
+    workload with the same ones is the same, so it is derived once (`_shape_and_note`)."""
+
+    model: str | None
+    model_params_b: float
+    layers: int | None
+    hidden_size: int | None
+    attention_heads: int | None
+    kv_heads: int | None
+    vocab_size: int | None
+    attention: str | None
+    head_dim: int | None
+
+    @classmethod
+    def of(cls, workload: Workload) -> ShapeFields:
+        return cls(
+            workload.model, workload.model_params_b, workload.layers, workload.hidden_size,
+            workload.attention_heads, workload.kv_heads, workload.vocab_size,
+            workload.attention, workload.head_dim,
+        )  # fmt: skip
+
+
+def _attention(workload: ShapeFields, shape: Shape) -> Shape:
     """Return the shape with the workload's attention kind, head width and MLA latent."""
     kind = Attention(str(workload.attention).lower()) if workload.attention else None
     kv_heads = shape.kv_heads
@@ -360,11 +385,18 @@ def _attention(workload: Workload, shape: Shape) -> Shape:
 
 
 def _shape_and_note(workload: Workload) -> tuple[Shape, Note]:
-    shape, note = _dimensions_and_note(workload)
-    return _attention(workload, shape), note
+    # The recommender sizes one workload thousands of times (every replica size and batch
+    # it tries), always with the same shape: derive it once per distinct set of fields.
+    return _derived_shape(ShapeFields.of(workload))
 
 
-def _dimensions_and_note(workload: Workload) -> tuple[Shape, Note]:
+@lru_cache(maxsize=1024)
+def _derived_shape(fields: ShapeFields) -> tuple[Shape, Note]:
+    shape, note = _dimensions_and_note(fields)
+    return _attention(fields, shape), note
+
+
+def _dimensions_and_note(workload: ShapeFields) -> tuple[Shape, Note]:
     given = (
         workload.layers,
         workload.hidden_size,

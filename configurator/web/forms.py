@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from configurator.engine.build import NAMED_PARTS
 from configurator.engine.catalog import Catalog
 from configurator.engine.fields import Declared
+from configurator.engine.sentence import MAX_SENTENCE
 from configurator.fields import GreaterThanValidator, NumberField, WholeNumberField
 from configurator.inputs import workload_errors
 from configurator.quotes.models import Lead
@@ -217,6 +218,19 @@ PHONE = RegexValidator(
 )
 
 
+SENTENCE = "sentence"  # the query parameter of the customer's one-line request
+
+
+class SentenceForm(forms.Form):
+    """The customer's request in one line ("serve Qwen2.5-72B to 50 users, first token under
+    1 s"), read into the workload's fields by `engine.sentence`."""
+
+    sentence = forms.CharField(
+        label=_("Your request in one line"), max_length=MAX_SENTENCE, required=False,
+        strip=True,
+    )  # fmt: skip
+
+
 class PickForm(forms.Form):
     """Which of the recommended builds to show (`pick`, written by each card's link)."""
 
@@ -234,7 +248,7 @@ class SharedFields(dict):
         return dict(self)
 
 
-for _form in (ConfigurationForm, WorkloadForm, PickForm):
+for _form in (ConfigurationForm, WorkloadForm, PickForm, SentenceForm):
     _form.base_fields = SharedFields(_form.base_fields)
 del _form
 

@@ -11,6 +11,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from urllib.parse import urlencode
 
 from django.http import QueryDict
 from django.utils.formats import number_format
@@ -25,6 +26,7 @@ from configurator.engine.build import NAMED_PARTS, Mode
 from configurator.engine.evaluate import Verdict
 from configurator.engine.model_shapes import ModelShape, UnknownModelError, published_shape
 from configurator.engine.performance import Performance
+from configurator.engine.sentence import MAX_SENTENCE
 from configurator.inputs import InputErrors, workload_from_input
 from configurator.schemas import WorkloadIn
 from configurator.selectors import CatalogSnapshot
@@ -329,8 +331,9 @@ def performance_view(work: Performance | None, scale: float = 1.0) -> list:
 
 
 def cny_exact(amount: float) -> str:
-    """Format a small amount in CNY with two decimals (per-token prices)."""
-    number = number_format(amount, decimal_pos=2, use_l10n=True, force_grouping=True)
+    """Format a small amount in CNY with two decimals (per-token prices): rounded, as the
+    recommender's why says it (`number_format` cuts the decimals it drops)."""
+    number = number_format(round(amount, 2), decimal_pos=2, use_l10n=True, force_grouping=True)
     return gettext("CNY %(amount)s") % {"amount": number}
 
 
@@ -492,8 +495,11 @@ def recommendation_cards(
     *,
     query: QueryDict | None = None,
     chosen: int | None = None,
+    prefer_gpu: str = "",
 ) -> list[dict]:
-    """Return the recommended builds as cards; each links to itself by `pick` in `query`."""
+    """Return the recommended builds as cards; each links to itself by `pick` in `query`.
+    A closest build's card says what it misses, each with a link that asks for the target it
+    meets instead."""
     catalog = catalog or selectors.snapshots()[0]
     cards = []
     for index, item in enumerate(found):
@@ -520,9 +526,30 @@ def recommendation_cards(
                 "permalink": permalink_query(config, workload),
                 "chosen": index == chosen,
                 "pick_query": picked.urlencode() if picked is not None else "",
+                "misses": [
+                    {"text": miss.text, **_retarget(workload, miss, prefer_gpu)}
+                    for miss in item.misses
+                ],
             }
         )
     return cards
+
+
+def _retarget(workload: WorkloadChoice | None, miss, prefer_gpu: str) -> dict[str, str]:
+    """Return the link that asks the recommender again with the target a build meets."""
+    if workload is None:
+        return {}
+    field = FIELDS_BY_NAME[miss.field]
+    values = {**workload.given, miss.field: miss.passes_with}
+    query = [(name, query_value(value)) for name, value in values.items()]
+    if prefer_gpu:
+        query.append(("prefer_gpu", prefer_gpu))
+    label = gettext(str(field.spec.label))
+    return {
+        "query": urlencode([*query, ("start", "recommend")]),
+        "label": gettext("Recommend again with %(label)s: %(value)s")
+        % {"label": label, "value": _number(miss.passes_with)},
+    }
 
 
 def form_state(context: dict) -> str:
@@ -540,6 +567,7 @@ def form_state(context: dict) -> str:
         context["workload_errors"],
         [gpu.slug for gpu in context["gpus"]],
         list(context["recipes"]),
+        context["sentence"],  # a form the sentence filled redraws whole on the next change
     )  # fmt: skip
     return hashlib.blake2b(json.dumps(shown, default=str).encode(), digest_size=12).hexdigest()
 
@@ -611,13 +639,18 @@ def _picked_model(value: str) -> ModelShape | None:
 
 
 def workload_inputs(
-    typed: dict[str, str], errors: dict[str, list[str]], workload: WorkloadChoice | None
+    typed: dict[str, str],
+    errors: dict[str, list[str]],
+    workload: WorkloadChoice | None,
+    read: dict[str, str] | None = None,
 ) -> list[dict]:
     """Return the workload's inputs as the template draws them, one per declared page field
     (the preferred GPU, a select of the offered GPUs, is drawn beside them).
 
     A field not typed stays empty and says the default that applies: the engine's, for the
-    workload typed (`default: 50` for a batch of 50 users), or its fallback."""
+    workload typed (`default: 50` for a batch of 50 users), or its fallback. A field the
+    customer's sentence set carries the words it was read from (`read`)."""
+    read = read or {}
     taken = _taken(workload)
     inputs = []
     # The model by name first: picked, it fills the size and the shape below it.
@@ -642,6 +675,7 @@ def workload_inputs(
             "modes": " ".join(spec.modes),
             "hint": hint,
             "default": default,
+            "read": read.get(f.name, ""),
         }
         if spec.searchable:
             item["datalist"] = [(choice, gettext(str(text))) for choice, text in spec.choices]
@@ -651,7 +685,13 @@ def workload_inputs(
                 item["facts"] = model_facts(shape)
                 item["source"] = shape.card
         elif spec.kind == "choice":
-            empty = "—" if f.required else gettext("default: %(default)s") % {"default": default}
+            # The default in words, as the options below say it ("default: full fine-tune").
+            named = next((text for choice, text in spec.choices if choice == default), default)
+            empty = (
+                "—"
+                if f.required
+                else gettext("default: %(default)s") % {"default": gettext(str(named))}
+            )
             item["options"] = [("", empty, value == "")] + [
                 (choice, gettext(str(text)), value == choice) for choice, text in spec.choices
             ]
@@ -672,6 +712,51 @@ def workload_inputs(
     return inputs
 
 
+def sentence_view(request: Request, catalog: CatalogSnapshot) -> dict:
+    """Return the sentence line: the text as typed, each field it set as the form shows it
+    (label, value, the words it was read from), what it could not read and its notes."""
+    reading = request.reading
+    view = {
+        "text": request.sentence,
+        "max": MAX_SENTENCE,
+        "errors": request.errors.get("sentence", []),
+        "read": reading is not None,
+    }
+    if reading is None:
+        return view
+    view["reads"] = [
+        {"name": each.field, "label": gettext(str(FIELDS_BY_NAME[each.field].spec.label)),
+         "value": _read_value(each.field, each.value, catalog), "words": each.words}
+        # The model first, as the form draws it.
+        for each in sorted(reading.reads, key=lambda r: not FIELDS_BY_NAME[r.field].spec.searchable)
+    ]  # fmt: skip
+    view["unread"] = list(reading.unread)
+    view["notes"] = [localize(note) for note in reading.notes]
+    return view
+
+
+FIELDS_BY_NAME = {f.name: f for f in PAGE_FIELDS}
+
+
+def _read_value(name: str, value: object, catalog: CatalogSnapshot) -> str:
+    """Return a field's value as the form shows it: a model or GPU by name, a choice in
+    words, a number with its unit."""
+    spec = FIELDS_BY_NAME[name].spec
+    if name == PREFERENCE:
+        gpu = catalog.everything.find("gpus", str(value))
+        return gpu.name if gpu else str(value)
+    if spec.searchable:
+        shape = _picked_model(str(value))
+        return shape.name if shape else str(value)
+    if spec.kind == "choice":
+        return next((gettext(str(text)) for choice, text in spec.choices if choice == value), "")
+    shown, unit = _number(float(value)), gettext(str(spec.unit)) if spec.unit else ""
+    # The unit once: not again where the label says it ("Deadline (days)").
+    if not unit or unit.lower() in gettext(str(spec.label)).lower():
+        return shown
+    return f"{shown} {unit}"
+
+
 def configurator_context(
     request: Request, assessment: Assessment, catalog: CatalogSnapshot, fixes: dict | None = None
 ) -> dict:
@@ -682,8 +767,17 @@ def configurator_context(
         "adjustments": adjustment_texts(request.adjustments),
         "workload": assessment.workload,
         "workload_inputs": workload_inputs(
-            request.workload_values, request.errors, assessment.workload
+            request.workload_values,
+            request.errors,
+            assessment.workload,
+            {each.field: each.words for each in request.reading.reads} if request.reading else {},
         ),
+        "sentence": sentence_view(request, catalog),
+        "prefer_gpu_read": next(
+            (each.words for each in request.reading.reads if each.field == PREFERENCE), ""
+        )
+        if request.reading
+        else "",
         # Beside their fields, so in `form_state`: the work fields' messages too.
         "workload_errors": {
             k: v for k, v in request.errors.items() if k in {f.query_name for f in PAGE_FIELDS}

@@ -19,6 +19,7 @@ from configurator.engine.build import Build
 from configurator.engine.evaluate import Evaluation, evaluate
 from configurator.engine.findings import Finding
 from configurator.engine.performance import Performance
+from configurator.engine.recommend import Recommendation
 from configurator.engine.registry import REGISTRY
 from configurator.inputs import (
     InputErrors,
@@ -202,6 +203,16 @@ def recipes(*, snapshot: Snapshot | None = None) -> list[tuple[str, str]]:
 
 
 @dataclass(frozen=True)
+class Miss:
+    """A target a closest build misses (engine `closest.Shortfall`), in the request's
+    language, with the target it meets."""
+
+    field: str
+    passes_with: float
+    text: str
+
+
+@dataclass(frozen=True)
 class Recommended:
     config: Configuration
     monthly_price: float
@@ -209,6 +220,7 @@ class Recommended:
     scenario: str | None
     verdict: str
     performance: Performance | None = None  # the work's figures, when the workload has work
+    misses: tuple[Miss, ...] = ()  # a closest build's (no build meets the workload)
 
 
 def workload_recommend(
@@ -217,21 +229,32 @@ def workload_recommend(
     prefer_gpu: str | None = None,
     limit: int = RECOMMENDATIONS,
     snapshot: Snapshot | None = None,
-) -> tuple[list[Recommended], str | None]:
-    """Return the recommender's builds for a workload as configurations, and its reason."""
+) -> tuple[list[Recommended], str | None, list[Recommended]]:
+    """Return the recommender's builds for a workload as configurations, its reason when
+    there are none, and then the closest builds with what each misses."""
     snapshot = snapshot or selectors.snapshots()
     preferred = _workload_in(workload, gpu=prefer_gpu or None)
     wanted = resolved_workload(preferred, snapshot[0].everything)
     found = services.build_recommend(workload=wanted, limit=limit, snapshot=snapshot).found
-    recommended = [
-        Recommended(
-            Configuration.from_build(item.build),
-            item.monthly_price,
-            localize(item.why),
-            item.scenario,
-            str(item.evaluation.verdict),
-            item.performance,
+    recommended = [_recommended(item) for item in found.builds]
+    closest = [
+        _recommended(
+            item.recommendation,
+            tuple(Miss(s.field, s.passes_with, localize(s.message)) for s in item.shortfalls),
         )
-        for item in found.builds
+        for item in found.closest
     ]
-    return recommended, localize(found.reason) if found.reason is not None else None
+    reason = localize(found.reason) if found.reason is not None else None
+    return recommended, reason, closest
+
+
+def _recommended(item: Recommendation, misses: tuple[Miss, ...] = ()) -> Recommended:
+    return Recommended(
+        Configuration.from_build(item.build),
+        item.monthly_price,
+        localize(item.why),
+        item.scenario,
+        str(item.evaluation.verdict),
+        item.performance,
+        misses,
+    )

@@ -64,17 +64,20 @@ def _configurator(
                 gettext("Applied the fix for %(code)s: %(change)s.")
                 % {"code": code, "change": localize(fix.change.message())}
             )
-    recommendations, reason = [], None
+    recommendations, reason, closest = [], None, False
     if read.start == "recommend" and read.workload:
-        found, reason = services.workload_recommend(
+        found, reason, nearest = services.workload_recommend(
             workload=read.workload, prefer_gpu=read.prefer_gpu
         )
-        chosen = read.pick if read.pick < len(found) else 0
+        # Without a build that meets the workload, the closest ones, the first on screen.
+        shown, closest = found or nearest, not found and bool(nearest)
+        chosen = read.pick if read.pick < len(shown) else 0
         recommendations = presenters.recommendation_cards(
-            found, read.workload, snapshot[0], query=query, chosen=chosen
-        )
-        if found:
-            config = found[chosen].config
+            shown, read.workload, snapshot[0], query=query, chosen=chosen,
+            prefer_gpu=read.prefer_gpu,
+        )  # fmt: skip
+        if shown:
+            config = shown[chosen].config
     assessment = services.configuration_assess(
         config=config, workload=read.workload, snapshot=snapshot
     )
@@ -100,6 +103,7 @@ def _configurator(
         fixed=fixed,
         recommendations=recommendations,
         no_recommendation=reason,
+        closest=closest,
         recommend_asked=read.start == "recommend",
         recipes=services.recipes(snapshot=snapshot),
     )

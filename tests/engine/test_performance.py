@@ -394,3 +394,18 @@ def test_the_floor_is_the_figures_of_one_gpu_with_every_sequence():
     one = replace(Cluster.of_gpus(a800_pcie(), 1, RULES), nvlink=True)
     seconds = performance(one, work, RULES, 1.0).work_cost * 3600 * HOURS_PER_MONTH
     assert gpu_seconds_floor(a800_pcie(), work, RULES) == pytest.approx(seconds)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["llama-3.1-70b for 50 users, first token under 1 s, 50 ms per output token",
+     "llama-3.1-70b 50 并发，首 token 1 秒以内，吐字间隔 50 毫秒"],
+)  # fmt: skip
+def test_a_sentence_names_the_per_token_target_in_either_language(sentence):
+    """The per-token target is declared with its words (build.Workload), so a request in one
+    line reads it as the form and the API take it."""
+    from configurator.engine.sentence import read_sentence
+
+    reads = {read.field: read.value for read in read_sentence(sentence).reads}
+    assert reads["target_tpot_s"] == pytest.approx(0.05)
+    assert reads["target_ttft_s"] == pytest.approx(1.0)

@@ -55,6 +55,7 @@ class Rejection(StrEnum):
     PSU_BAYS = "psu_bays"
     BALANCE = "balance"
     WORK = "work"
+    BUDGET = "budget"
 
 
 # Each rejection in the user's words.
@@ -69,6 +70,7 @@ REJECTION_WORDS: Mapping[Rejection, Message] = MappingProxyType(
         ),
         Rejection.BALANCE: _("balance score below the threshold"),
         Rejection.WORK: _("misses the deadline or throughput target"),
+        Rejection.BUDGET: _("rents for more than the monthly budget"),
     }
 )
 
@@ -325,6 +327,8 @@ def no_build_reason(
         if workload.gpu:
             return _("The catalog offers no GPU %(gpu)s.", gpu=repr(workload.gpu))
         return _("The catalog offers no GPU.")
+    if search.rejections.get(Rejection.BUDGET):
+        return budget_reason(workload, search)
     if search.by_work and not search.needed and search.rejections.get(Rejection.WORK):
         return work_reason(workload, gpus, rules, work_gpus(search, max_gpus))
     # Every GPU offered fails the precision check: that check is the reason, counted below.
@@ -367,6 +371,20 @@ def no_build_reason(
         for code, count in search.rejections.most_common()
     )
     return _("Every candidate build was rejected; most often: %(common)s.", common=common)
+
+
+def budget_reason(workload: Workload, search: Search) -> Message:
+    """Say that the builds the rules accept rent for more than the budget, and the cheapest."""
+    budget = f"{workload.budget_monthly:,.0f}"
+    over = [item for item in search.near.values() if item.monthly_price > workload.budget_monthly]
+    if not over:
+        return _("No build within the budget of CNY %(budget)s a month.", budget=budget)
+    cheapest = min(over, key=lambda item: item.monthly_price)
+    return _(
+        "No build the rules accept rents for CNY %(budget)s a month or less: the cheapest, "
+        "%(build)s, rents for CNY %(price)s.",
+        budget=budget, build=_build_gpus(cheapest.build), price=f"{cheapest.monthly_price:,.0f}",
+    )  # fmt: skip
 
 
 def work_gpus(search: Search, max_gpus: int) -> int:

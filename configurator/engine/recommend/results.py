@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from configurator.engine.build import Build, Mode, Nic, Platform, Workload
 from configurator.engine.evaluate import Evaluation
 from configurator.engine.performance import Performance
 from configurator.engine.pricing import Line
 from configurator.engine.shapes import Replicas
+
+if TYPE_CHECKING:
+    from configurator.engine.recommend.closest import Closest
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,8 @@ class Recommendations:
     builds: tuple[Recommendation, ...]
     reason: str | None  # why no build serves the workload: a Message, as `why`
     explored: int = 0  # complete builds evaluated
+    # Without builds, those that come closest to the targets or budget (`closest.Closest`).
+    closest: tuple[Closest, ...] = ()
 
 
 def rank_key(item: Recommendation) -> tuple[int, float, float]:

@@ -37,6 +37,13 @@ from configurator.engine.performance import (
 )
 from configurator.engine.power import power_budget
 from configurator.engine.pricing import build_bill
+from configurator.engine.recommend.closest import (
+    Closest,
+    closest_builds,
+    has_limits,
+    shortfalls,
+    without_limits,
+)
 from configurator.engine.recommend.explain import (
     Rejection,
     explain,
@@ -104,6 +111,8 @@ class Search:
     missed: set[str] = field(default_factory=set)  # GPU slugs whose builds missed the target
     # GPU slugs some of whose builds the `limit` pruned before they were evaluated.
     priced_out: set[str] = field(default_factory=set)
+    # Per GPU slug, the accepted build that came closest to the targets or budget it missed.
+    near: dict[str, Recommendation] = field(default_factory=dict)
     work: dict[tuple, Performance] = field(default_factory=dict)  # at a price of 1
     seconds: dict[tuple, float] = field(default_factory=dict)  # `gpu_seconds_floor` by figures
     # Per platform: the least a node of it adds to its GPUs (its cheapest CPUs, two PSUs), and
@@ -248,7 +257,10 @@ class Search:
         # Inference replicas do not depend on the NICs: one deployment serves every platform
         # with these node sizes, and the NICs are checked after.
         needed = self.needed.get(gpu.slug, 1)
-        key = (gpu.slug, sizes, networked if data_parallel(self.workload) else None, needed)
+        # A deployment reads the GPU only through its usable memory: GPUs alike in it (a
+        # catalog's variants of one card) share it.
+        usable = self.usable(gpu)
+        key = (usable, sizes, networked if data_parallel(self.workload) else None, needed)
         if key not in self.deployments:
             self.deployments[key] = self._deploy(gpu, sizes, networked, needed) if sizes else None
         plan = self.deployments[key]
@@ -317,11 +329,26 @@ class Search:
             return math.inf
         return _beat(heapq.nsmallest(self.limit, self.found.values(), rank_key)[-1], tier)
 
+    def keep_near(self, candidate: Recommendation) -> None:
+        """Keep an accepted build that missed a target or the budget if it is its GPU's
+        closest miss yet (the closer, then the cheaper): `closest.closest_builds` offers it."""
+        gpu = candidate.build.gpu.slug
+        current = self.near.get(gpu)
+        if current is None or _near_key(self.workload, candidate) < _near_key(
+            self.workload, current
+        ):
+            self.near[gpu] = candidate
+
     def consider(self, candidate: Recommendation) -> None:
         gpu = candidate.build.gpu.slug
         current = self.found.get(gpu)
         if current is None or rank_key(candidate) < rank_key(current):
             self.found[gpu] = candidate
+
+
+def _near_key(workload: Workload, item: Recommendation) -> tuple[float, float]:
+    missed = shortfalls(workload, item.performance, item.monthly_price)
+    return (-min((s.ratio for s in missed), default=1.0), item.monthly_price)
 
 
 def _beat(item: Recommendation, tier: int) -> float:
@@ -372,6 +399,14 @@ def complete(
     if memory is None:
         search.rejections[Rejection.MEMORY_SLOTS] += 1
         return None
+    # What the bill will sum but the PSUs, which cost at least two of the cheapest: a build
+    # its bound excludes is neither checked nor billed (less a cent for the bill's rounding,
+    # so this never drops a build the bill would keep). A bound is finite only once a build
+    # was found, so no "no build" reason loses a rejection to it.
+    parts = cpu.monthly_price * sockets + gpu.monthly_price * plan.per_node + memory.price
+    parts += platform.monthly_price + (nic.monthly_price * plan.nics if nic else 0)
+    if (parts + search.psu_floor) * plan.nodes - 0.01 >= bound:
+        return None
     draft = Build.assemble(
         cpu=cpu,
         cpu_count=sockets,
@@ -396,6 +431,8 @@ def complete(
     if psus is None:
         search.rejections[Rejection.PSU_BAYS] += 1
         return None
+    if (parts + psus.price) * plan.nodes - 0.01 >= bound:
+        return None
     build = replace(draft, psu_watts=psus.usable_w)
     priced = build_bill(build, search.catalog, platform=platform, nic=nic, memory=memory, psus=psus)
     price = priced.monthly_price
@@ -411,16 +448,12 @@ def complete(
     work = None
     if search.by_work:
         work = search.unit(gpu, platform, plan, build.pcie_gen).priced(price)
-        if not work.meets_target:
-            search.rejections[Rejection.WORK] += 1
-            search.missed.add(gpu.slug)
-            return None
     replicas = plan.replicas
     if work is not None and work.served is not None and replicas is not None:
         # One deployment per answer: the replicas the figures were timed on (the shape
         # check of a timed build describes the same, engine/shape_check.py).
         replicas = served_replicas(work.served, plan.per_node)
-    return Recommendation(
+    found = Recommendation(
         build=build,
         platform=platform,
         bom=priced.lines,
@@ -433,6 +466,17 @@ def complete(
         tier=tier(workload, platform, plan),
         performance=work,
     )
+    missed = work is not None and not work.meets_target
+    over_budget = workload.budget_monthly is not None and price > workload.budget_monthly
+    if missed:
+        search.rejections[Rejection.WORK] += 1
+        search.missed.add(gpu.slug)  # more GPUs may meet the target
+    if over_budget:
+        search.rejections[Rejection.BUDGET] += 1
+    if missed or over_budget:
+        search.keep_near(found)
+        return None
+    return found
 
 
 def _most_gpus(search: Search, gpu: Gpu, platform: Platform) -> int:
@@ -675,7 +719,41 @@ def recommend(
     others = [r for r in sorted(search.found.values(), key=rank_key) if r.scenario is None]
     ranked = sorted(pairings + others[: max(limit - len(pairings), 0)], key=rank_key)
     builds = tuple(replace(item, why=explain(item, workload, rules, scenarios)) for item in ranked)
-    reason = None
+    reason, closest = None, ()
     if not builds:
         reason = no_build_reason(workload, gpus, search, max_gpus, named)
-    return Recommendations(builds, reason, search.explored)
+        closest = _closest(workload, search, named, scenarios, limit, work_gpus(search, max_gpus))
+    return Recommendations(builds, reason, search.explored, closest)
+
+
+def _closest(
+    workload: Workload, search: Search, catalog: Catalog, scenarios, limit: int, most: int
+) -> tuple[Closest, ...]:
+    """Return the builds that come closest to a workload whose targets or budget no build
+    meets (`closest.py`): the misses the search kept, the recommender's builds for the work
+    without its targets and budget, and, for a deadline or a throughput that more GPUs meet
+    sooner, its builds of the most GPUs a build spans (`most`)."""
+    if not has_limits(workload):
+        return ()
+    free = without_limits(workload)
+    every = max(limit, len(catalog.gpus))  # a build of each GPU: the closest may be any
+    candidates = [*search.near.values()]
+    candidates += recommend(free, catalog, search.rules, scenarios, limit=every).builds
+    if (
+        most
+        and not workload.gpu_count
+        and (workload.deadline_days is not None or workload.target_tokens_per_s is not None)
+    ):
+        largest = replace(free, gpu_count=most)
+        candidates += recommend(largest, catalog, search.rules, scenarios, limit=every).builds
+    found = closest_builds(workload, candidates, search.rules, limit)
+    return tuple(
+        replace(
+            item,
+            recommendation=replace(
+                item.recommendation,
+                why=explain(item.recommendation, workload, search.rules, scenarios),
+            ),
+        )
+        for item in found
+    )
