@@ -43,6 +43,22 @@ WORKLOADS: dict[str, dict[str, object]] = {
     "70B training, batch 64": {"model_params_b": 70, "mode": "train", "batch_size": 64},
     "175B training, batch 8": {"model_params_b": 175, "mode": "train", "batch_size": 8},
     "405B inference, batch 8": {"model_params_b": 405, "mode": "infer", "batch_size": 8},
+    # Serving under load with targets (issue 19): first token and time per output token.
+    "DeepSeek-R1 FP8, 64 users, first token 2 s, 50 ms a token": {
+        "model": "deepseek-r1",
+        "mode": "infer",
+        "precision": "fp8",
+        "concurrent_users": 64,
+        "target_ttft_s": 2,
+        "target_tpot_s": 0.05,
+    },
+    "Qwen2.5-72B, 32k context, 64 users, first token 1 s": {
+        "model": "qwen2.5-72b",
+        "mode": "infer",
+        "context_length": 32768,
+        "concurrent_users": 64,
+        "target_ttft_s": 1,
+    },
 }
 
 

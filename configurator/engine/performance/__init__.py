@@ -48,6 +48,7 @@ from configurator.engine.performance.serving import (
 )
 from configurator.engine.performance.training import training
 from configurator.engine.performance.work import (
+    clear_memos,
     gpu_seconds_floor,
     gpus_for_work,
     has_target,
@@ -71,6 +72,7 @@ __all__ = [
     "Node",
     "Performance",
     "Replica",
+    "clear_memos",
     "cpu_latency_s",
     "gpu_rent_note",
     "gpu_seconds_floor",

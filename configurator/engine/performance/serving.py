@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from configurator.engine.build import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS, Gpu, Workload
 from configurator.engine.messages import _, ngettext
@@ -156,31 +157,56 @@ def weights_read(workload: Workload, tokens: float) -> float:
     return sum(weight_split(workload, tokens))
 
 
-def _fits(workload: Workload, gpus: int, sequences: int, memory_gb: float) -> bool:
-    sized = size_workload(replace(workload, batch_size=sequences), gpus)
-    return sized.per_gpu_gb <= memory_gb
+def _need(workload: Workload, gpus: int, sequences: int) -> float:
+    """Return what one of `gpus` GPUs holds with `sequences` sequences, GB."""
+    return size_workload(replace(workload, batch_size=sequences), gpus).per_gpu_gb
 
 
+@lru_cache(maxsize=4096)
 def max_sequences(workload: Workload, gpus: int, memory_gb: float, most: int) -> int:
     """Return the most sequences (≤ most) whose weights and KV cache fit r GPUs; 0 if none.
 
-    Per GPU the need grows by each sequence's KV cache and, up to a prefill chunk, its
-    activations, so S ≤ 1 + (room after one) / (KV a sequence); the exact S is bisected below
-    that bound. `workload.context_length` is the context a sequence holds.
+    Per GPU the need grows with each sequence (its KV cache, its logits, up to a prefill chunk
+    its activations) and never falls, so the answer is the last S whose need fits. It lies
+    at most at 1 + (room after one) / (KV a sequence); the line through the needs at the two
+    ends of what is left proposes the next S (the need is nearly linear in S), each proposal
+    checked, so the answer is exact in a few sizings. `workload.context_length` is the context
+    a sequence holds. Memoised: the builds of a search share their GPU's replica sizes.
     """
-    one = size_workload(replace(workload, batch_size=1), gpus).per_gpu_gb
-    if one > memory_gb:
+    low_need = _need(workload, gpus, 1)
+    if low_need > memory_gb:
         return 0
     kv = kv_bytes_per_token(workload) * workload.context_length / gpus / 1e9
     if kv <= 0:
         return most
-    low, high = 1, min(most, 1 + math.floor((memory_gb - one) / kv))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if _fits(workload, gpus, middle, memory_gb):
-            low = middle
+    low, high = 1, min(most, 1 + math.floor((memory_gb - low_need) / kv))
+    if high <= low:
+        return low
+    high_need = _need(workload, gpus, high)
+    if high_need <= memory_gb:
+        return high
+    # low fits, high does not: propose along the line, else halve; keep the invariant.
+    while high - low > 1:
+        slope = (high_need - low_need) / (high - low)
+        guess = low + math.floor((memory_gb - low_need) / slope) if slope > 0 else high - 1
+        guess = min(max(guess, low + 1), high - 1)
+        need = _need(workload, gpus, guess)
+        if need <= memory_gb:
+            low, low_need = guess, need
+            if guess + 1 < high:
+                after = _need(workload, gpus, guess + 1)
+                if after > memory_gb:
+                    return guess
+                low, low_need = guess + 1, after
         else:
-            high = middle - 1
+            high, high_need = guess, need
+            middle = (low + high) // 2
+            if middle > low:
+                need = _need(workload, gpus, middle)
+                if need <= memory_gb:
+                    low, low_need = middle, need
+                else:
+                    high, high_need = middle, need
     return low
 
 

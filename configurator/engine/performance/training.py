@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 from configurator.engine.build import FinetuneMethod, Mode, Workload
 from configurator.engine.messages import Message, _, counted_days, ngettext
@@ -201,11 +202,17 @@ def layouts(build: Node, workload: Workload, rules: RuleParams) -> list[Layout]:
     lightest that fits is taken: the optimizer sharded over DP (else the weights too), then
     selective recomputation (else full).
     """
-    per_node, total = build.gpu_count, build.gpu_count * build.nodes
-    shape = model_shape(workload)
     memory = usable_gb(build.gpu.memory_gb, rules.gpu_memory_usable_fraction)
+    total = build.gpu_count * build.nodes
+    return list(_layouts(workload, build.gpu_count, total, nvlink_group(build), memory))
+
+
+@lru_cache(maxsize=4096)
+def _layouts(workload: Workload, per_node: int, total: int, domain: int,
+             memory: float) -> tuple[Layout, ...]:  # fmt: skip
+    """`layouts`, on what they read of a build (memoised: builds and GPUs alike share them)."""
+    shape = model_shape(workload)
     sequences = _sequences(workload, total)
-    domain = nvlink_group(build)
     found = []
     for tp in tensor_parallel_sizes(workload):
         if tp > domain or per_node % tp:
@@ -223,7 +230,12 @@ def layouts(build: Node, workload: Workload, rules: RuleParams) -> list[Layout]:
                     if _per_gpu_gb(workload, shape, layout) <= memory:
                         found.append(layout)
                         break
-    return found
+    return tuple(found)
+
+
+def clear_memos() -> None:
+    """Forget the memoised layouts (benchmarks time the model cold with it)."""
+    _layouts.cache_clear()
 
 
 def sized_layout(build: Node, workload: Workload) -> Layout:

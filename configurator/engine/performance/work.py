@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import lru_cache
 
 from configurator.engine.build import FormFactor, Gpu, Mode, Workload
 from configurator.engine.performance.common import (
@@ -26,9 +27,11 @@ from configurator.engine.performance.serving import (
     batch_cap,
     held_workload,
     inference,
+    max_sequences,
     serve,
     served_workload,
 )
+from configurator.engine.performance.training import clear_memos as training_memos
 from configurator.engine.performance.training import training, training_flops
 from configurator.engine.rules import RuleParams
 from configurator.engine.shapes import deployable_count
@@ -47,10 +50,38 @@ def performance(
     if not workload.has_work:
         return None
     factor = loss_factor(failed_codes, balanced)
+    latency = cpu_latency_s(failed_codes, rules) if workload.mode == Mode.INFER else 0.0
+    timed = _figures if _hashable(rules) else _figures.__wrapped__
+    return timed(as_cluster(build), workload, rules, factor, latency).priced(monthly_price)
+
+
+def _hashable(rules: RuleParams) -> bool:
+    """Return whether the rules may key a memo: parameters that record what a check reads
+    (evaluate.WatchedReads) are not, so every read is made and seen."""
+    try:
+        hash(rules)
+    except TypeError:
+        return False
+    return True
+
+
+def clear_memos() -> None:
+    """Forget the memoised figures (benchmarks time the model cold with it)."""
+    _figures.cache_clear()
+    _seconds_floor.cache_clear()
+    max_sequences.cache_clear()
+    training_memos()
+
+
+@lru_cache(maxsize=4096)
+def _figures(
+    cluster: Cluster, workload: Workload, rules: RuleParams, factor: float, latency: float
+) -> Performance:
+    """Return the work's figures at a monthly price of 1 (memoised: the figures read only the
+    cluster's attributes, and a search times the same layout for many builds)."""
     if workload.mode == Mode.INFER:
-        latency = cpu_latency_s(failed_codes, rules)
-        return inference(build, workload, rules, monthly_price, factor, latency)
-    return training(build, workload, rules, monthly_price, factor)
+        return inference(cluster, workload, rules, 1.0, factor, latency)
+    return training(cluster, workload, rules, 1.0, factor)
 
 
 def _without(build: Node, code: str, rules: RuleParams) -> Node:
@@ -119,6 +150,14 @@ def modelled_losses(
 
 
 def gpu_seconds_floor(gpu: Gpu, workload: Workload, rules: RuleParams) -> float:
+    """Return a lower bound of the GPU-seconds the work takes on any build of this GPU
+    (`_seconds_floor`, memoised where the rules can key it)."""
+    floor = _seconds_floor if _hashable(rules) else _seconds_floor.__wrapped__
+    return floor(gpu, workload, rules)
+
+
+@lru_cache(maxsize=1024)
+def _seconds_floor(gpu: Gpu, workload: Workload, rules: RuleParams) -> float:
     """Return a lower bound of the GPU-seconds the work takes on any build of this GPU.
 
     Per run in training, per million output tokens in inference; infinite when the figures are

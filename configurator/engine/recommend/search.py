@@ -120,6 +120,10 @@ class Search:
     node_costs: tuple[tuple[Platform, float, int], ...] = ()
     ram_per_gb: float = 0.0  # the cheapest ECC RDIMM's monthly price per GB
     psu_floor: float = 0.0  # two of the cheapest PSU: every node keeps a spare
+    node_psus: dict[tuple[int, str], float] = field(default_factory=dict)  # by GPU watts
+    node_ram: dict[tuple[int, float], float] = field(default_factory=dict)  # GB the rules ask
+    work_costs: dict[tuple[str, int | None], float] = field(default_factory=dict)
+    limit_cost: float | None = None  # `work_limit`, kept until a build is found
 
     def unit(self, gpu: Gpu, platform: Platform, plan: Layout, pcie_gen: int) -> Performance:
         """Return the work's figures on this layout at a monthly price of 1 (memoised).
@@ -157,7 +161,12 @@ class Search:
 
     def _work_cost(self, gpu: Gpu, gpus: int | None = None) -> float:
         """Return the GPU-seconds floor's cost with each GPU's share of a node: a GPU slot's,
-        or with `gpus` its share of the whole nodes they fill."""
+        or with `gpus` its share of the whole nodes they fill (memoised)."""
+        if (gpu.slug, gpus) not in self.work_costs:
+            self.work_costs[gpu.slug, gpus] = self._work_cost_of(gpu, gpus)
+        return self.work_costs[gpu.slug, gpus]
+
+    def _work_cost_of(self, gpu: Gpu, gpus: int | None) -> float:
         key = (gpu.bf16_tflops, gpu.fp8_tflops, gpu.int8_tops, gpu.memory_bandwidth_gbs,
                gpu.memory_gb, gpu.nvlink_gbps, gpu.pcie_gen, gpu.form_factor)  # fmt: skip
         if key not in self.seconds:
@@ -180,19 +189,35 @@ class Search:
         """Return the cost of the work a build must beat to enter the top `limit`."""
         if len(self.found) < self.limit:
             return math.inf
-        return heapq.nsmallest(self.limit, self.found.values(), rank_key)[-1].performance.work_cost
+        if self.limit_cost is None:  # `consider` clears it when the builds found change
+            kept = heapq.nsmallest(self.limit, self.found.values(), rank_key)
+            self.limit_cost = kept[-1].performance.work_cost
+        return self.limit_cost
 
     def cannot_enter(self, gpu: Gpu) -> bool:
         """Return whether no build of this GPU, of any size, can enter the top `limit`."""
         limit = self.work_limit()
         return limit < math.inf and self.work_floor(gpu) >= limit
 
-    def price_floor(self, gpu: Gpu, plan: Layout, base: float) -> float:
+    def price_floor(self, gpu: Gpu, platform: Platform, plan: Layout, base: float) -> float:
         """Return the least a build of this layout rents: `base` (platform, GPUs, CPUs and
         NICs), plus per node the RAM the rules ask for at the cheapest ECC RDIMM per GB and
-        two PSUs."""
-        ram = memory_requirement(plan.per_node, gpu.memory_gb, self.rules).required_gb
-        return base + plan.nodes * (ram * self.ram_per_gb + self.psu_floor)
+        the PSUs that carry its GPUs alone (`node_psu_floor`)."""
+        key = (plan.per_node, gpu.memory_gb)
+        if key not in self.node_ram:
+            self.node_ram[key] = memory_requirement(*key, self.rules).required_gb
+        psus = self.node_psu_floor(gpu, platform, plan.per_node)
+        return base + plan.nodes * (self.node_ram[key] * self.ram_per_gb + psus)
+
+    def node_psu_floor(self, gpu: Gpu, platform: Platform, per_node: int) -> float:
+        """Return the least a node's PSUs cost: the cheapest redundant set the platform takes
+        that carries its GPUs' TDP alone. The power budget asks at least that, and the
+        cheapest set for more watts costs no less; two of the cheapest PSU when none does."""
+        key = (gpu.tdp_w * per_node, platform.slug)
+        if key not in self.node_psus:
+            psus = self.psus_for(key[0], platform)
+            self.node_psus[key] = max(psus.price, self.psu_floor) if psus else self.psu_floor
+        return self.node_psus[key]
 
     def work_beat(self, gpu: Gpu, limited: bool) -> float:
         """Return the cost of the work a build of this GPU must beat: its best build's, and
@@ -344,6 +369,7 @@ class Search:
         current = self.found.get(gpu)
         if current is None or rank_key(candidate) < rank_key(current):
             self.found[gpu] = candidate
+            self.limit_cost = None
 
 
 def _near_key(workload: Workload, item: Recommendation) -> tuple[float, float]:
@@ -399,13 +425,13 @@ def complete(
     if memory is None:
         search.rejections[Rejection.MEMORY_SLOTS] += 1
         return None
-    # What the bill will sum but the PSUs, which cost at least two of the cheapest: a build
+    # What the bill will sum but the PSUs, which cost at least those that carry the GPUs: a build
     # its bound excludes is neither checked nor billed (less a cent for the bill's rounding,
     # so this never drops a build the bill would keep). A bound is finite only once a build
     # was found, so no "no build" reason loses a rejection to it.
     parts = cpu.monthly_price * sockets + gpu.monthly_price * plan.per_node + memory.price
     parts += platform.monthly_price + (nic.monthly_price * plan.nics if nic else 0)
-    if (parts + search.psu_floor) * plan.nodes - 0.01 >= bound:
+    if (parts + search.node_psu_floor(gpu, platform, plan.per_node)) * plan.nodes - 0.01 >= bound:
         return None
     draft = Build.assemble(
         cpu=cpu,
@@ -547,6 +573,10 @@ def _search_gpu(
         alike = (gpu.slug, platform.nvlink, platform.sockets, plan)
         if alike in search.rejected:
             continue
+        if search.psus_for(gpu.tdp_w * plan.per_node, platform) is None:
+            # No PSU set the bays take carries even the GPUs: no CPU makes the node powerable.
+            search.rejections[Rejection.PSU_BAYS] += 1
+            continue
         rank = tier(search.workload, platform, plan)
         cpus = cpus_by_socket.get(platform.cpu_socket, ())
         if by_work:
@@ -563,7 +593,7 @@ def _search_gpu(
                 + (plan.nics * plan.nic.monthly_price if plan.nic else 0.0)
             )
             if by_work:
-                floor = search.price_floor(gpu, plan, base)
+                floor = search.price_floor(gpu, platform, plan, base)
                 bound = prices[min(cpu.pcie_gen, platform.pcie_gen)]
                 if floor >= stop:
                     break  # CPUs come cheapest first
