@@ -4,6 +4,7 @@ For texts a template reads straight from stored data: a quote's frozen checks, a
 """
 
 from django import template
+from django.utils.translation import gettext
 
 from configurator import translation
 
@@ -21,3 +22,18 @@ def written(text: str) -> str:
     """Return text people wrote (a recipe's name or result) in the request's language: its
     catalogue entry where it has one, else as written."""
     return translation.written(text)
+
+
+@register.filter
+def check_code(code: str) -> str:
+    """Return the code a page shows for a check: a pitfall's P1–P8, else nothing (its title
+    names it)."""
+    return translation.check_code(code)
+
+
+@register.filter
+def colon(label: str) -> str:
+    """Return a label followed by a colon as the request's language writes it: "Impact:",
+    "影响：" (docs/glossary.md, "Punctuation")."""
+    # Translators: a label before its value; Chinese writes the full-width colon "：".
+    return gettext("%(label)s:") % {"label": label}
