@@ -7,9 +7,13 @@ from pathlib import Path
 from tests.test_translations import LOCALE, contextual_entries
 
 GLOSSARY = Path(__file__).resolve().parent.parent / "docs" / "glossary.md"
-CHINESE = "\u4e00-\u9fff\u3000-\u303f\uff00-\uffef"
-# An ASCII mark touching a Chinese character (one space between allowed): "影响:", "下限, ".
-ASCII_BESIDE_CHINESE = re.compile(rf"[{CHINESE}] ?[,;:()?!]|[,;:()?!] ?[{CHINESE}]")
+IDEOGRAPH = "\u4e00-\u9fff"
+# An ASCII mark touching a Chinese character: "影响:", "下限, X", "（": a comma, colon, … after
+# Chinese or before it (one space between), a bracket right beside it. A product name's own
+# brackets, set apart by a space ("OSFP (MCX75310AAS-NEAT) 网卡"), are the name's.
+ASCII_BESIDE_CHINESE = re.compile(
+    rf"[{IDEOGRAPH}][,;:()?!]|[,;:?!] ?[{IDEOGRAPH}]|[()][{IDEOGRAPH}]"
+)
 PLACEHOLDER = re.compile(r"%\([a-z_0-9]+\)[sdr]|%%")
 
 
@@ -63,3 +67,4 @@ def test_the_punctuation_check_catches_what_the_glossary_forbids():
     assert ASCII_BESIDE_CHINESE.search("影响: 8 卡")
     assert ASCII_BESIDE_CHINESE.search(PLACEHOLDER.sub("X", "取 %(floor)s W 下限, %(sized)s"))
     assert not ASCII_BESIDE_CHINESE.search("影响：8 卡，2·(N + L·s·h)·T")
+    assert not ASCII_BESIDE_CHINESE.search("1 × OSFP (MCX75310AAS-NEAT) 网卡")

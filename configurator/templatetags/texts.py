@@ -34,6 +34,8 @@ def check_code(code: str) -> str:
 @register.filter
 def colon(label: str) -> str:
     """Return a label followed by a colon as the request's language writes it: "Impact:",
-    "影响：" (docs/glossary.md, "Punctuation")."""
-    # Translators: a label before its value; Chinese writes the full-width colon "：".
-    return gettext("%(label)s:") % {"label": label}
+    "影响：" (docs/glossary.md, "Punctuation"). The same catalogue entry is the forms' label
+    suffix (Django's `gettext(":")`)."""
+    # Translators: the colon after a label, and Django's forms' label suffix; Chinese "：".
+    suffix = gettext(":")
+    return f"{label}{suffix}"

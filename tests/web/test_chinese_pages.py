@@ -16,6 +16,7 @@ import pytest
 from django.test import Client
 
 from tests.pages import ANONYMOUS, ARCHITECT, PRESALES, page_data, pages, readme_rows, walked_rows
+from tests.test_glossary import ASCII_BESIDE_CHINESE
 from tests.test_translations import LOCALE, entries
 
 SNAKE_CASE = re.compile(r"\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b")
@@ -82,10 +83,13 @@ def interface_words() -> set[str]:
 
 
 def identifiers(texts: list[str], words: set[str]) -> set[str]:
+    """Return the identifiers, untranslated words and ASCII punctuation touching Chinese
+    (a colon typed in a template: "影响:") in a page's texts."""
     found = set()
     for text in texts:
         found |= set(SNAKE_CASE.findall(text)) | set(RAW_WORDS.findall(text))
         found |= {w for w in LATIN_WORD.findall(text) if w in words}
+        found |= {m.group(0) for m in ASCII_BESIDE_CHINESE.finditer(text)}
     return found
 
 
@@ -115,8 +119,10 @@ def test_every_page_of_the_readme_is_walked():
 def test_the_check_finds_identifiers_and_untranslated_words():
     words = interface_words()
     assert {"baseline", "headroom"} <= words and "token" not in words
-    texts = ["memory gb 768 · by_ratio_gb", "pcie_lanes", "true", "推理 infer", "余量 headroom"]
-    assert identifiers(texts, words) == {"by_ratio_gb", "pcie_lanes", "true", "infer", "headroom"}
+    texts = ["memory gb 768 · by_ratio_gb", "pcie_lanes", "true", "推理 infer", "余量 headroom",
+             "影响: 8 卡"]  # fmt: skip
+    found = {"by_ratio_gb", "pcie_lanes", "true", "infer", "headroom", "响:"}
+    assert identifiers(texts, words) == found
     assert not identifiers(["8 × NVIDIA H100 80GB SXM5，4,400 W，上下文 2048 token"], words)
 
 
