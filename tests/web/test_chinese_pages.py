@@ -37,7 +37,7 @@ ALLOWED = {
     "presales": "the test account's user name", "architect": "the test account's user name",
 }  # fmt: skip
 LATIN_WORD = re.compile(r"(?<![\w.@/-])[a-z]{3,}(?![\w@/-])")
-HIDDEN = ("script", "style", "template", "code")  # `code`: slugs and SKUs, as the API has them
+HIDDEN = ("script", "style", "template")
 
 
 class VisibleText(HTMLParser):
