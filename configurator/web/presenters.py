@@ -214,6 +214,17 @@ def comparison_rows(columns: list[dict]) -> list[tuple[str, list[dict | None]]]:
     return [(code, [rows.get(code) for rows in by_code]) for code in codes]
 
 
+def work_rows(columns: list[dict]) -> list[tuple[str, list[str]]]:
+    """Return the work's figures (time, throughput, cost: `performance_view`, as the
+    configurator shows them) as comparison rows, one per figure any column has, in order; a
+    column without it shows a dash."""
+    labels: list[str] = []
+    for column in columns:
+        labels += [label for label, _ in column["performance"] if label not in labels]
+    figures = [dict(column["performance"]) for column in columns]
+    return [(label, [each.get(label, "—") for each in figures]) for label in labels]
+
+
 def fixes_tag(permalink: str) -> str:
     """Return the short tag of a build that names its checks' fix slots: the fixes answered
     for one build (`views.configure_fixes`) can only fill that build's slots, never those of
