@@ -126,6 +126,7 @@ def compiled_catalogue(entries: dict[str, str]) -> bytes:
 # input error, a PDF label (the words are Japanese; the entries are all the catalogue has).
 JAPANESE = {
     "Legacy PCIe 3.0 platform carrying several GPUs": "複数 GPU を載せた旧式 PCIe 3.0 基盤",
+    "PCIe generation fit for the node's GPUs": "GPU に見合う PCIe 世代",
     "Mid-size distributed training": "中規模の分散学習",
     "Unknown CPU %(cpu)s: use a catalog slug or name.": "不明な CPU %(cpu)s です。",
     "Quotation": "見積書",

@@ -228,7 +228,9 @@ def _checks(quote: Quote, styles) -> list:
     marks = []
     for index, check in enumerate(quote.evaluation["checks"], start=1):
         mark, color = MARKS.get(check["status"], ("?", MUTED))
-        titles = in_languages(lambda check=check: check_title(check["code"], check["title"]))
+        titles = in_languages(
+            lambda check=check: check_title(check["code"], check["title"], check["status"])
+        )
         title = " · ".join(dict.fromkeys(titles))
         rows.append(
             [

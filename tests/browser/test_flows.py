@@ -57,13 +57,21 @@ def type_into(browser, field: str, value: str) -> None:
     swap(browser, keys)
 
 
+def centred(browser, element):
+    """Scroll an element to the middle of the window, as a person does before clicking it: the
+    summary bar pinned at the top covers what WebDriver scrolls to the very top edge."""
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    return element
+
+
 def apply_fix(browser, code: str):
     """Return the "Apply fix" link of a check: over htmx it comes after the results, with the
     fixes fragment (`/configure/fixes/`), its text beside it."""
-    return wait(
+    link = wait(
         browser,
         ec.element_to_be_clickable((By.LINK_TEXT, f"Apply fix for {code}")),
     )
+    return centred(browser, link)
 
 
 def check_status(browser, code: str) -> str:
@@ -90,8 +98,9 @@ def test_customer_sees_p1_with_its_fix_and_applies_it(browser, live_server):
     p1 = browser.find_element(By.ID, "check-P1").text
     assert "Gen3" in p1 and "Fix:" in p1
     assert verdict(browser).startswith("Rejected")
-    live = browser.find_element(By.ID, "verdict-live").get_attribute("textContent")
-    assert "Rejected" in live  # the live region announces the new verdict
+    live = browser.find_element(By.ID, "summary-bar")  # the live region, with the new verdict
+    assert live.get_attribute("aria-live") == "polite"
+    assert "Rejected" in live.get_attribute("textContent")
     link = apply_fix(browser, "P1")  # loaded after the results, with the change it makes
     change = browser.find_element(By.CSS_SELECTOR, "#check-P1 .fix-change").text
     assert change.startswith("Change:") and "fix=P1" in link.get_attribute("href")
@@ -117,10 +126,10 @@ def test_permalink_reopens_the_build(browser, live_server):
 
 def test_customer_compares_two_builds(browser, live_server):
     pick_legacy_eight_h100(browser, live_server)
-    browser.find_element(By.XPATH, "//button[text()='Add to comparison']").click()
+    centred(browser, browser.find_element(By.XPATH, "//button[text()='Add to comparison']")).click()
     wait(browser, ec.text_to_be_present_in_element((By.ID, "compare-tray"), "1 build"))
     swap(browser, lambda: apply_fix(browser, "P1").click())
-    browser.find_element(By.XPATH, "//button[text()='Add to comparison']").click()
+    centred(browser, browser.find_element(By.XPATH, "//button[text()='Add to comparison']")).click()
     wait(browser, ec.text_to_be_present_in_element((By.ID, "compare-tray"), "2 builds"))
     browser.find_element(By.CSS_SELECTOR, "#compare-tray a").click()
     wait(browser, ec.presence_of_element_located((By.CSS_SELECTOR, "table.compare")))
@@ -153,7 +162,7 @@ def test_customer_requests_a_quote(browser, live_server):
     memory.select_by_value(other)
     wait(browser, lambda b: f"memory_gb={other}" in quote_build(b) and settled(b))
     assert f"memory_gb={other}" in browser.find_element(By.ID, "permalink").get_attribute("value")
-    browser.find_element(By.CSS_SELECTOR, ".quote-box summary").click()
+    centred(browser, browser.find_element(By.CSS_SELECTOR, ".quote-box summary")).click()
     form = {"id_name": "Li Wei", "id_company": "Example AI Ltd", "id_email": "li@example.com",
             "id_phone": "not a phone"}  # fmt: skip
     for field, value in form.items():

@@ -120,13 +120,16 @@ def test_the_pages_speak_chinese(presales_client, make_quote):
 def test_a_quotes_frozen_checks_are_titled_in_the_pages_language(
     presales_client, make_quote, japanese
 ):
-    """A quote freezes its evaluation in English; its check titles come from the catalogue."""
+    """A quote freezes its evaluation in English; its check titles come from the catalogue,
+    a passed check's saying what passed."""
     quote = make_quote()
+    assert quote.evaluation["checks"][0]["status"] == "pass"  # P1, on a Gen5 platform
     chinese = presales_client.get(f"/quotes/{quote.number}/", HTTP_ACCEPT_LANGUAGE="zh-hans")
-    assert "老旧 PCIe 3.0 平台（双路至强 E5）搭配多张 GPU" in chinese.content.decode()
+    assert "PCIe 代次满足本节点的 GPU" in chinese.content.decode()
     page = presales_client.get(f"/quotes/{quote.number}/", HTTP_ACCEPT_LANGUAGE=japanese)
     html = page.content.decode()
-    assert JAPANESE["Legacy PCIe 3.0 platform carrying several GPUs"] in html
+    assert JAPANESE["PCIe generation fit for the node's GPUs"] in html
+    assert "PCIe generation fit for the node's GPUs" not in html
     assert "Legacy PCIe 3.0 platform carrying several GPUs" not in html
 
 
