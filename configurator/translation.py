@@ -40,10 +40,11 @@ def written(text: str) -> str:
     return localize(Written(text))
 
 
-def check_title(code: str, fallback: str = "") -> str:
+def check_title(code: str, fallback: str = "", status: str = "") -> str:
     """Return a check's title in the active language, from the catalogue its code is
-    registered with; `fallback` (a title frozen with a quote) for a code no longer registered."""
-    return localize(REGISTRY.entry(code).title) if code in REGISTRY else fallback
+    registered with: for a `status` of pass, what passed ("ECC server memory"), otherwise the
+    rule's name; `fallback` (a title frozen with a quote) for a code no longer registered."""
+    return localize(REGISTRY.entry(code).title_for(status)) if code in REGISTRY else fallback
 
 
 def check_code(code: str) -> str:

@@ -18,6 +18,7 @@ from django.test import Client
 from configurator.quotes import links, services
 from configurator.quotes.models import Lead
 from configurator.schemas import BuildIn, WorkloadIn
+from configurator.web.services import configuration_share
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -58,7 +59,8 @@ def readme_rows() -> list[str]:
 
 def page_data(presales, architect) -> dict[str, str]:
     """Make what the pages show: a lead from the configurator's quote request, a quote in
-    review and one issued to its customer. Return the values of the table's placeholders."""
+    review, one issued to its customer and a short link. Return the values of the table's
+    placeholders."""
     client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
     client.post("/configure/quote/", {**CUSTOMER, "build": MODERN + TRAIN_70B})
     lead = Lead.objects.latest("pk")
@@ -81,7 +83,13 @@ def page_data(presales, architect) -> dict[str, str]:
     services.quote_submit(quote=issued, user=presales)
     services.quote_approve(quote=issued, user=architect)
     issued = services.quote_issue(quote=issued, user=presales)
-    return {"id": str(lead.pk), "number": issued.number, "token": links.customer_token(issued)}
+    shared = configuration_share(query=LEGACY + TRAIN_70B)
+    return {
+        "id": str(lead.pk),
+        "number": issued.number,
+        "token": links.customer_token(issued),
+        "share": shared.id,
+    }
 
 
 def pages(values: dict[str, str]) -> list[Page]:
@@ -101,6 +109,7 @@ def pages(values: dict[str, str]) -> list[Page]:
         "/configure/compare/": [
             Page("/configure/compare/", "/configure/compare/", (ANONYMOUS,), (LEGACY, MODERN))
         ],
+        "/c/<id>/": [Page("/c/<id>/", "/c/{share}/", (ANONYMOUS,))],
         "/presales/": [Page("/presales/", "/presales/", STAFF)],
         "/presales/leads/<id>/": [Page("/presales/leads/<id>/", "/presales/leads/{id}/", STAFF)],
         "/admin/": [Page("/admin/", "/admin/", STAFF)],
@@ -119,4 +128,4 @@ def pages(values: dict[str, str]) -> list[Page]:
 
 def walked_rows() -> set[str]:
     """Return the README rows `pages` has URLs for."""
-    return {page.row for page in pages({"id": "1", "number": "Q", "token": "T"})}
+    return {page.row for page in pages({"id": "1", "number": "Q", "token": "T", "share": "S"})}

@@ -61,6 +61,9 @@ class Lead(models.Model):
     class Status(models.TextChoices):
         NEW = "new", _("new")
         IN_PROGRESS = "in_progress", _("in progress")
+        # A quote written from it is being drafted or reviewed; quoted once one is issued
+        # (`services.lead_follow_quotes`).
+        DRAFTING = "drafting", _("drafting a quote")
         QUOTED = "quoted", _("quoted")
 
     name = models.CharField(_("name"), max_length=120)

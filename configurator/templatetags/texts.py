@@ -14,7 +14,9 @@ register = template.Library()
 @register.filter
 def check_title(check: dict) -> str:
     """Return a check's title (a frozen check of a quote) in the request's language."""
-    return translation.check_title(check.get("code", ""), check.get("title", ""))
+    return translation.check_title(
+        check.get("code", ""), check.get("title", ""), check.get("status", "")
+    )
 
 
 @register.filter

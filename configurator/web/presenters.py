@@ -202,6 +202,17 @@ def comparison_rows(columns: list[dict]) -> list[tuple[str, list[dict | None]]]:
     return [(code, [rows.get(code) for rows in by_code]) for code in codes]
 
 
+def work_rows(columns: list[dict]) -> list[tuple[str, list[str]]]:
+    """Return the work's figures (time, throughput, cost: `performance_view`, as the
+    configurator shows them) as comparison rows, one per figure any column has, in order; a
+    column without it shows a dash."""
+    labels: list[str] = []
+    for column in columns:
+        labels += [label for label, _ in column["performance"] if label not in labels]
+    figures = [dict(column["performance"]) for column in columns]
+    return [(label, [each.get(label, "—") for each in figures]) for label in labels]
+
+
 def fixes_tag(permalink: str) -> str:
     """Return the short tag of a build that names its checks' fix slots: the fixes answered
     for one build (`views.configure_fixes`) can only fill that build's slots, never those of
@@ -231,8 +242,12 @@ def check_rows(
                 "code": code,
                 "shown_code": check_code(code),
                 "status": status,
-                "status_label": STATUS_LABELS.get(status, status),
-                "title": check_title(code, str(check.title)),
+                # A problem another check owns says whose it is, not "not applicable".
+                "status_label": gettext("counted by %(code)s") % {"code": check.covered_by}
+                if check.covered_by
+                else STATUS_LABELS.get(status, status),
+                "covered_by": check.covered_by,
+                "title": check_title(code, str(check.title), status),
                 "detail": localize(check.detail),
                 "impact": localize(check.impact),
                 "fix": localize(check.fix),
@@ -343,20 +358,87 @@ def verdict_text(evaluated: Evaluated | None, balance: dict | None) -> str:
     return text
 
 
+def score_words(balanced: bool, threshold: float, failures: int) -> str:
+    """Return what a balance score means for renting the node out, beside the number: a
+    rejected build's score is said to be rejected, however high it is."""
+    if not balanced:
+        return gettext("below %(t)s: not rented out") % {"t": round(threshold)}
+    if failures:
+        return ngettext(
+            "rejected: %(n)s check fails",
+            "rejected: %(n)s checks fail",
+            failures,
+        ) % {"n": failures}
+    return gettext("rented out from %(t)s") % {"t": round(threshold)}
+
+
 def balance_view(evaluated: Evaluated | None, monthly_price: float | None = None) -> dict | None:
     if not evaluated:
         return None
     balance = evaluated.evaluation.balance
     loss = _losses(evaluated).get("balance")
     scale = _price_scale(evaluated, monthly_price)
+    rejected = evaluated.evaluation.verdict == Verdict.REJECT
+    failures = len(evaluated.evaluation.failures)
     return {
         "monthly_loss": cny(loss * scale) if loss is not None else "",
         "overall": round(balance.overall),
         "threshold": round(balance.threshold),
         "balanced": balance.balanced,
+        # The score as the verdict reads it: a rejected build's is shown rejected, in its
+        # colour and its words, even when the node itself is balanced.
+        "rejected": rejected,
+        "words": score_words(balance.balanced, balance.threshold, failures),
         "arc": f"{max(0.0, min(100.0, balance.overall)):.1f} 100",
         "subs": [(key, str(label), round(getattr(balance, key))) for key, label in SUB_SCORES],
     }
+
+
+def power_view(evaluated: Evaluated | None) -> dict | None:
+    """Return the watts the node draws against its PSUs' usable output, as P7 reckoned them
+    (its finding's numbers: one reckoning of power), and whether P7 failed."""
+    if not evaluated:
+        return None
+    p7 = next((check for check in evaluated.evaluation.checks if check.code == "P7"), None)
+    if p7 is None or "load_w" not in p7.numbers:
+        return None
+    numbers = p7.numbers
+    values = {
+        "load": localized(numbers["load_w"]),
+        "psu": localized(numbers["psu_watts"]),
+        "required": localized(numbers["required_w"]),
+    }
+    if p7.failed:
+        text = gettext("%(load)s W drawn · PSUs %(psu)s W, %(required)s W needed") % values
+    else:
+        text = gettext("%(load)s W drawn · PSUs %(psu)s W") % values
+    return {"text": text, "short": p7.failed}
+
+
+def summary_view(evaluated: Evaluated | None, balance: dict | None) -> dict | None:
+    """Return the summary bar's verdict: its word and the checks that fail or warn."""
+    if not evaluated:
+        return None
+    evaluation = evaluated.evaluation
+    failures, warnings = len(evaluation.failures), len(evaluation.warnings)
+    if evaluation.verdict == Verdict.ACCEPT:
+        word = gettext("Accepted")
+        counts = (
+            ngettext("%(n)s check warns", "%(n)s checks warn", warnings) % {"n": warnings}
+            if warnings
+            else gettext("every check passes")
+        )
+    else:
+        word = gettext("Rejected")
+        counts = (
+            ngettext("%(n)s check fails", "%(n)s checks fail", failures) % {"n": failures}
+            if failures
+            else gettext("Balance score %(s)s is below %(t)s.")
+            % {"s": balance["overall"], "t": balance["threshold"]}
+            if balance
+            else ""
+        )
+    return {"word": word, "counts": counts, "power": power_view(evaluated)}
 
 
 def bill_view(assessment: Assessment) -> dict:
@@ -462,6 +544,7 @@ def assessment_context(
         "failures": statuses.count("fail"),
         "warnings": statuses.count("warn"),
         "balance": balance,
+        "summary": summary_view(evaluated, balance),
         "bill": bill_view(assessment),
         "input_errors": assessment.errors,
         "permalink": assessment.permalink_query,

@@ -40,7 +40,7 @@ def test_one_socket_passes_the_dimension_where_the_profile_allows_one() -> None:
 
 
 def test_two_sockets_keep_the_guides_measured_numa_loss() -> None:
-    build = s2(gpu_count=8, gpus_per_socket=(6, 2))
+    build = s2(gpu_count=8, gpus_per_socket=(4, 4), gpus_cross_numa=1)
     finding = checks.numa_affinity(build, None, RULES)
     assert finding.failed
     assert finding.impact == catalogue.NUMA.impact

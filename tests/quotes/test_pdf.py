@@ -159,7 +159,7 @@ def test_the_pdf_is_written_in_the_languages_the_settings_name(settings, make_qu
     settings.PDF_LANGUAGES = ["en", japanese]
     text = pdf_text(pdf.quote_pdf(make_quote()))
     assert "Quotation" in text and JAPANESE["Quotation"] in text and "报价单" not in text
-    title = JAPANESE["Legacy PCIe 3.0 platform carrying several GPUs"]  # a check's title
+    title = JAPANESE["PCIe generation fit for the node's GPUs"]  # a passed check's title
     assert title.replace(" ", "") in "".join(text.split())  # wrapped in its cell
 
 
