@@ -218,6 +218,9 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 # label in each of them, in this order: one document serves a reader of either. Each is in
 # LANGUAGES (a system check says so) and the PDF font has its glyphs (static/fonts/).
 PDF_LANGUAGES = ["en", "zh-hans"]
+# A language's number formats where the product writes them otherwise than Django
+# (configurator/formats/<locale>/formats.py: Chinese groups thousands with a comma).
+FORMAT_MODULE_PATH = ["configurator.formats"]
 # The site's time zone: every date and time a page, a PDF or a workbook shows (a quote's issue
 # date, its history, the monthly report's months) is written in it. An IANA name.
 TIME_ZONE = os.environ.get("TIME_ZONE", "").strip() or "Asia/Shanghai"

@@ -28,10 +28,11 @@ from configurator.engine.model_shapes import ModelShape, UnknownModelError, publ
 from configurator.engine.performance import Performance
 from configurator.engine.sentence import MAX_SENTENCE
 from configurator.inputs import InputErrors, workload_from_input
+from configurator.money import cny, cny_exact, localized
 from configurator.schemas import WorkloadIn
 from configurator.selectors import CatalogSnapshot
 from configurator.services import Evaluated
-from configurator.translation import check_title, localize
+from configurator.translation import check_code, check_title, localize
 from configurator.web.configuration import (
     PAGE_FIELDS,
     PREFERENCE,
@@ -40,6 +41,7 @@ from configurator.web.configuration import (
     query_value,
 )
 from configurator.web.forms import PickForm
+from configurator.web.number_labels import numbers_text
 from configurator.web.options import Adjustment, Choices, choices
 from configurator.web.reading import Request
 from configurator.web.services import Assessment, Recommended, permalink_query
@@ -73,20 +75,6 @@ SUB_SCORES = (
     ("pcie_lanes", _("PCIe lane headroom")),
     ("memory", _("Memory headroom")),
 )
-
-
-def localized(value: object) -> str:
-    """Write a number as the request's language does (grouping, decimal separator)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return str(value)
-    decimals = 0 if float(value).is_integer() else 2
-    return number_format(value, decimal_pos=decimals, use_l10n=True, force_grouping=True)
-
-
-def cny(amount: float) -> str:
-    """Format a monthly amount in CNY the way the request's language writes money."""
-    number = number_format(round(amount), decimal_pos=0, use_l10n=True, force_grouping=True)
-    return gettext("CNY %(amount)s") % {"amount": number}
 
 
 @dataclass
@@ -252,6 +240,7 @@ def check_rows(
         rows.append(
             {
                 "code": code,
+                "shown_code": check_code(code),
                 "status": status,
                 # A problem another check owns says whose it is, not "not applicable".
                 "status_label": gettext("counted by %(code)s") % {"code": check.covered_by}
@@ -262,10 +251,7 @@ def check_rows(
                 "detail": localize(check.detail),
                 "impact": localize(check.impact),
                 "fix": localize(check.fix),
-                "numbers": " · ".join(
-                    f"{name.replace('_', ' ')} {localized(value)}"
-                    for name, value in check.numbers.items()
-                ),
+                "numbers": numbers_text(check.numbers),
                 "fixable": code in fixes,
                 "fix_change": localize(fixes[code].change.message()) if code in fixes else "",
                 "monthly_loss": cny(losses[code]) if code in losses else "",
@@ -309,7 +295,7 @@ def performance_view(work: Performance | None, scale: float = 1.0) -> list:
                 % {"days": localized(round(days, 1))},
             )
         )
-        rows.append((gettext("Cost per run"), cny(round(work.cost_per_run, 2) * scale)))
+        rows.append((gettext("Cost per run"), cny(work.cost_per_run * scale)))
     if work.mode == Mode.INFER and work.tokens_per_s is not None:
         rows.append(
             (gettext("Output tokens per second"), localized(round(round(work.tokens_per_s, 1))))
@@ -331,7 +317,7 @@ def performance_view(work: Performance | None, scale: float = 1.0) -> list:
         rows.append(
             (
                 gettext("Cost per million output tokens"),
-                cny_exact(round(work.cost_per_million_tokens, 4) * scale),
+                cny_exact(work.cost_per_million_tokens * scale),
             )
         )
     if work.meets_ttft_target is not None:
@@ -343,13 +329,6 @@ def performance_view(work: Performance | None, scale: float = 1.0) -> list:
     if not work.meets_target:
         rows.append((gettext("Deadline or target"), gettext("missed")))
     return rows  # fmt: skip
-
-
-def cny_exact(amount: float) -> str:
-    """Format a small amount in CNY with two decimals (per-token prices): rounded, as the
-    recommender's why says it (`number_format` cuts the decimals it drops)."""
-    number = number_format(round(amount, 2), decimal_pos=2, use_l10n=True, force_grouping=True)
-    return gettext("CNY %(amount)s") % {"amount": number}
 
 
 def verdict_text(evaluated: Evaluated | None, balance: dict | None) -> str:
@@ -512,10 +491,12 @@ CHINESE_ASIDE = re.compile(r"\s*[(\uff08][^)\uff09]*[\u4e00-\u9fff][^)\uff09]*[)
 
 
 def profile_label(name: str) -> str:
-    """Return a profile's name as the page writes it: a bilingual name's CJK aside only where
-    the page's own words are written in that script (its catalogue's "accepted")."""
+    """Return a profile's name as the page writes it: a bilingual name's CJK aside alone where
+    the page's own words are written in that script (its catalogue's "accepted"), the name
+    without it elsewhere."""
     if CJK.search(str(VERDICT_WORDS["accept"])):
-        return name
+        aside = CHINESE_ASIDE.search(name)
+        return aside.group(0).strip().strip("()\uff08\uff09").strip() if aside else name
     return CHINESE_ASIDE.sub("", name).strip() or name
 
 

@@ -182,7 +182,7 @@ def test_every_quote_screen_names_the_workload_and_build_it_was_sized_for(
     quote = services.quote_issue(quote=quote, user=presales)
     client.cookies["django_language"] = "zh-hans"
     page = client.get(f"/quotes/c/{links.customer_token(quote)}/").content.decode()
-    assert "13B 全参数微调，批大小 4，fp16，上下文 4096 词元" in page
+    assert "13B 全参数微调，批大小 4，fp16，上下文 4096 token" in page
 
 
 def test_a_quote_without_workload_says_so(presales_client, make_quote):

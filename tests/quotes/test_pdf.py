@@ -146,7 +146,7 @@ def test_the_pdf_names_the_workload_in_both_languages(make_quote):
     workload = {"model_params_b": 13, "mode": "finetune", "batch_size": 4}
     text = " ".join(pdf_text(pdf.quote_pdf(make_quote(workload=workload))).split())
     assert "Sized for: 13B full fine-tune, batch 4, bf16, context 2048 tokens" in text
-    assert "13B全参数微调，批大小4，bf16，上下文2048词元" in text.replace(" ", "")
+    assert "13B全参数微调，批大小4，bf16，上下文2048token" in text.replace(" ", "")
     assert "8 × NVIDIA A800 80GB PCIe per node, 1 node" in text
 
 
