@@ -308,10 +308,11 @@ def socket_overload(build: Build, workload: Workload | None, rules: RuleParams) 
 def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """NUMA dimension: enough sockets, none over the maximum or remote; warn on an uneven split.
 
-    Too few sockets or a GPU served across NUMA nodes fails; a socket above the maximum (P4's
-    6 or more) is P4's, reported here as covered by it (and beside a failure of its own); a
-    split within the maximum that differs by more than one GPU (5 + 3) warns: it runs, but the
-    busier socket's lanes and memory carry more than their share.
+    Too few sockets fails; a GPU served across NUMA nodes is P2's and a socket above the
+    maximum (P4's 6 or more) is P4's, each reported here as covered by its pitfall (and beside
+    a failure of its own); a split within the maximum that differs by more than one GPU
+    (5 + 3) warns: it runs, but the busier socket's lanes and memory carry more than their
+    share.
     """
     loads = socket_loads(build)
     limit = rules.gpus_per_socket_max
@@ -339,30 +340,34 @@ def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) ->
         fix, change = _split_fix(build, rules, sockets_min=rules.sockets_min)
         fixes.append(fix)
         changes.append(change)
-    # A socket above the maximum is P4's problem (the guide's pitfall): P4 counts it, this
-    # dimension says so (docs/rules.md "One problem counted once").
-    overloaded = _overloaded_sockets(loads, limit)
-    by_p4 = (
-        _("%(overloaded)s, above %(limit)s per socket: counted once, by P4",
-          overloaded=overloaded, limit=limit)
-        if overloaded
-        else None
-    )  # fmt: skip
+    # A GPU served across NUMA nodes is P2's problem and a socket above the maximum P4's (the
+    # guide's pitfalls): each counts its own, this dimension says so (docs/rules.md "One
+    # problem counted once").
+    owned: list[tuple[str, Message]] = []
     if build.gpus_cross_numa > 0:
-        problems.append(
-            _("%(gpus)s served across NUMA nodes", gpus=counted_gpus(build.gpus_cross_numa))
-        )
-        fixes.append(_("re-seat those GPUs in slots wired to the serving socket"))
-        changes.append(None)  # a GPU's slot is not a field of the build
+        owned.append((
+            "P2",
+            _("%(gpus)s served across NUMA nodes: counted once, by P2",
+              gpus=counted_gpus(build.gpus_cross_numa)),
+        ))  # fmt: skip
+    overloaded = _overloaded_sockets(loads, limit)
+    if overloaded:
+        owned.append((
+            "P4",
+            _("%(overloaded)s, above %(limit)s per socket: counted once, by P4",
+              overloaded=overloaded, limit=limit),
+        ))  # fmt: skip
+    owners_say = [text for _owner, text in owned]
     if problems:
         change = changes[0] if len(changes) == 1 else None
         # One socket has no remote NUMA node: its loss is not the cross-NUMA latency.
         one_socket = build.cpu_count == 1 and build.gpus_cross_numa == 0
         impact = catalogue.NUMA_ONE_SOCKET_IMPACT if one_socket else ""
-        detail = join(problems if by_p4 is None else [*problems, by_p4])
+        detail = join([*problems, *owners_say])
         return failed("numa", detail, join(fixes), numbers, change, impact=impact)
-    if by_p4 is not None:
-        return covered("numa", "P4", by_p4, numbers)
+    if owned:
+        said = owners_say[0] if len(owners_say) == 1 else join(owners_say)
+        return covered("numa", owned[0][0], said, numbers)
     if spread > 1 and build.cpu_count >= rules.sockets_min:
         detail = _(
             "GPUs per socket %(split)s are uneven (within %(limit)s per socket)",

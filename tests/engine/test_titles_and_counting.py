@@ -94,6 +94,23 @@ def test_an_uneven_split_within_the_maximum_still_warns() -> None:
     assert numa.status is Status.WARN and not numa.covered_by
 
 
-def test_a_gpu_across_numa_nodes_still_fails_numa() -> None:
-    numa = checks.numa_affinity(s2(gpus_cross_numa=1), None, RULES)
-    assert numa.status is Status.FAIL and not numa.covered_by
+def test_a_gpu_across_numa_nodes_fails_p2_and_numa_says_p2_counts_it() -> None:
+    """P2's own text names GPUs served across NUMA nodes, with the guide's measured loss: the
+    NUMA dimension reports it as P2's instead of failing a second time."""
+    evaluation = evaluate(s2(gpus_cross_numa=1), RULES)
+    assert evaluation.failed_codes == ("P2",)
+    numa = next(f for f in evaluation.checks if f.code == "numa")
+    assert numa.status is Status.NA and numa.covered_by == "P2"
+    assert "1 GPU served across NUMA nodes: counted once, by P2" in numa.detail
+
+
+def test_across_numa_nodes_and_overloaded_numa_names_both_owners() -> None:
+    numa = checks.numa_affinity(s2(gpus_per_socket=(6, 2), gpus_cross_numa=2), None, RULES)
+    assert numa.status is Status.NA and numa.covered_by == "P2"
+    assert "counted once, by P2" in numa.detail and "counted once, by P4" in numa.detail
+
+
+def test_one_socket_across_numa_nodes_fails_numa_for_the_socket_and_names_p2() -> None:
+    numa = checks.numa_affinity(s2(cpu_count=1, gpus_cross_numa=1), None, RULES)
+    assert numa.status is Status.FAIL
+    assert "counted once, by P2" in numa.detail
