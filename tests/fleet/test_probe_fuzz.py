@@ -26,7 +26,7 @@ FIXTURES = {
     p.parse_lspci: ["public/lspci-vv-rtx-a4000.txt", "public/lspci-vv-quadro-rtx8000-x1.txt"],
     p.parse_dmidecode_memory: ["public/dmidecode-memory-ddr4-rdimm.txt",
                                "public/dmidecode-memory-epyc-empty-slot.txt"],
-    p.parse_nccl_busbw: ["public/nccl-tests-tail-mpirun.txt"],
+    p.parse_nccl_tests: ["public/nccl-tests-tail-mpirun.txt"],
 }  # fmt: skip
 REAL = [(parse, path) for parse, paths in FIXTURES.items() for path in paths]
 
