@@ -25,8 +25,14 @@ def probe_out(probe: NodeProbe) -> dict[str, object]:
         "id": probe.pk,
         "hostname": probe.hostname,
         "build": probe.build,
+        # api.md's node-probe answer: every fact the files show, null for the rest, and the
+        # files that would show them; no verdict when the facts are too few
+        "facts": (probe.facts or {}).get("facts"),
+        "missing": (probe.facts or {}).get("missing", []),
+        "unknown": (probe.facts or {}).get("unknown", []),
         "verdict": probe.verdict or None,
         "codes": probe.codes,
+        "checks": probe.codes,
         "balance": probe.balance or None,
         "findings": [{**f, "text": finding_text(f)} for f in probe.findings],
         "problems": probe_problems(probe),  # why there is no verdict, when there is none

@@ -25,7 +25,12 @@ from reportlab.platypus.flowables import HRFlowable
 
 from configurator.fleet.models import NodeProbe
 from configurator.fleet.monthly import COLUMNS, monthly_rows
-from configurator.fleet.probe_report import finding_text, finding_title
+from configurator.fleet.probe_report import (
+    finding_text,
+    finding_title,
+    unknown_lines,
+)
+from configurator.fleet.selectors import probe_problems
 from configurator.pdf_markup import markup, markup_lines
 from configurator.quotes.pdf import font
 from configurator.translation import check_title, in_languages
@@ -45,6 +50,8 @@ REPORT = _("Hardware balance report")
 MONTHLY = _("Monthly node performance report")
 # The probe page's own sentence (templates/fleet/probe.html), so both say the same.
 PROBED = gettext_noop("Probed %(when)s; rules %(profile)s, version %(version)s.")
+NOT_JUDGED = gettext_noop("Not judged: the probe lacks a command's output")
+WOULD_TELL = gettext_noop("%(commands)s would tell (the archive has no %(files)s).")
 VERDICTS = {"accept": _("accept"), "reject": _("reject")}
 YES, NO = _("yes"), _("no")
 SHARE = pgettext_lazy("a part of all the nodes", "share")
@@ -100,6 +107,11 @@ def _lines(render: Callable[[], object]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(in_languages(render)))
 
 
+def _problems(probe: NodeProbe) -> list[str]:
+    """Return why a probe has no verdict, in the active language (as its page says)."""
+    return probe_problems(probe)
+
+
 def probe_pdf(probe: NodeProbe) -> bytes:
     """Return a probed node's hardware balance report as a PDF, in the PDF's languages."""
     balance = probe.balance or {}
@@ -148,7 +160,23 @@ def probe_pdf(probe: NodeProbe) -> bytes:
             )
         )
     else:
-        story.append(_paragraph(_both(_("No rules verdict: a part is not in the catalog.")), BAD))
+        story.append(_paragraph(_both(_("No rules verdict.")), BAD))
+        story += [
+            _paragraph(_lines(lambda i=i: _problems(probe)[i]), BAD)
+            for i in range(len(_problems(probe)))
+        ]
+    unknown = (probe.facts or {}).get("unknown", [])
+    if unknown:
+        story.append(_paragraph(_lines(lambda: gettext(NOT_JUDGED)), HEADING))
+        rows = [[_both(_("fact")), _both(_("command that would tell"))]]
+        rows += [
+            [
+                _lines(lambda i=i: unknown_lines([unknown[i]])[0]["fact"]),
+                _lines(lambda i=i: gettext(WOULD_TELL) % unknown_lines([unknown[i]])[0]),
+            ]
+            for i in range(len(unknown))
+        ]
+        story.append(_table(rows, [50 * mm, 128 * mm]))
     story.append(_paragraph(_both(_("Hardware findings")), HEADING))
     rows: list[list[Cell]] = [[_both(_("fault")), _both(_("finding"))]]
     rows += [

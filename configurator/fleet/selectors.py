@@ -14,7 +14,13 @@ from configurator.engine.build import Build
 from configurator.fleet.audit import UTILISATION_BALANCED, UTILISATION_MISMATCHED
 from configurator.fleet.charts import bars
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
-from configurator.fleet.probe_report import finding_text, finding_title, probe_report, stored_facts
+from configurator.fleet.probe_report import (
+    finding_text,
+    finding_title,
+    probe_report,
+    stored_facts,
+    unknown_lines,
+)
 from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import row_build
 from configurator.quotes.models import Lead, Quote, QuoteEvent
@@ -147,6 +153,7 @@ def probe_context(probe: NodeProbe) -> dict[str, object]:
         "can_bind": bool(facts and facts.numa),
         "unreadable": unreadable,
         "problems": [] if unreadable else probe_problems(probe, facts),
+        "unknown": unknown_lines((probe.facts or {}).get("unknown", [])),
     }
 
 

@@ -179,7 +179,6 @@ def node_probe_create(
             % {"error": probe_error_text(error)}
         ) from error
     report = probe_report(facts, psu_watts=psu_watts, numa_binding=numa_binding)
-    evaluation = report.evaluation
     return NodeProbe.objects.create(
         hostname=" ".join(files.get(HOSTNAME, "").split())[:200],
         file_name=file_name[:255],
@@ -187,10 +186,11 @@ def node_probe_create(
         psu_watts=psu_watts,
         numa_binding=numa_binding,
         build=report.fields,
-        verdict=str(evaluation.verdict) if evaluation else "",
-        codes=list(evaluation.failed_codes) if evaluation else [],
-        balance=evaluation.balance.as_dict() if evaluation else {},
+        verdict=report.verdict,
+        codes=report.codes,
+        balance=report.balance,
         findings=report.findings,
+        facts={"facts": report.out, "missing": list(facts.missing), "unknown": report.unknown},
         profile=report.version.profile,
         rule_version=report.version.version,
         created_by=user,
