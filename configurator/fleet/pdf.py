@@ -23,6 +23,8 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import HRFlowable
 
+from configurator import money
+from configurator.fleet.comparison import comparison_lines, comparison_summary, step_text
 from configurator.fleet.models import NodeProbe
 from configurator.fleet.monthly import COLUMNS, monthly_rows
 from configurator.fleet.probe_report import (
@@ -52,6 +54,8 @@ MONTHLY = _("Monthly node performance report")
 PROBED = gettext_noop("Probed %(when)s; rules %(profile)s, version %(version)s.")
 NOT_JUDGED = gettext_noop("Not judged: the probe lacks a command's output")
 WOULD_TELL = gettext_noop("%(commands)s would tell (the archive has no %(files)s).")
+AGAINST_QUOTE = gettext_noop("Delivered as quoted? Against quote %(number)s")
+DEVIATIONS_COST = gettext_noop("The deviations cost %(cost)s a month.")
 VERDICTS = {"accept": _("accept"), "reject": _("reject")}
 YES, NO = _("yes"), _("no")
 SHARE = pgettext_lazy("a part of all the nodes", "share")
@@ -110,6 +114,33 @@ def _lines(render: Callable[[], object]) -> tuple[str, ...]:
 def _problems(probe: NodeProbe) -> list[str]:
     """Return why a probe has no verdict, in the active language (as its page says)."""
     return probe_problems(probe)
+
+
+def _comparison(probe: NodeProbe) -> list:
+    """Return the delivered node against its quote: one row a line, as the page shows it."""
+    stored = probe.comparison
+    summary = comparison_summary(stored)
+    number = probe.quote.number if probe.quote else "—"
+    story = [_paragraph(_lines(lambda: gettext(AGAINST_QUOTE) % {"number": number}), HEADING)]
+    if summary["monthly_cost"]:
+        story.append(_paragraph(_lines(lambda: gettext(DEVIATIONS_COST) % {
+            "cost": money.cny(summary["monthly_cost"])}), BAD))  # fmt: skip
+    rows: list[list[Cell]] = [[
+        _both(_("Item")), _both(_("Expected")), _both(_("Measured")), _both(_("Status")),
+        _both(_("Step to take")), _both(_("Monthly cost")),
+    ]]  # fmt: skip
+    for i, line in enumerate(stored):
+        rows.append([
+            _lines(lambda i=i: comparison_lines([stored[i]])[0]["title"])
+            + ((line["subject"],) if line.get("subject") else ()),
+            line["expected"],
+            line["measured"] or "—",
+            _lines(lambda i=i: comparison_lines([stored[i]])[0]["status_text"]),
+            _lines(lambda i=i: step_text(stored[i])) if line["step"] else "",
+            _lines(lambda c=line["monthly_cost"]: money.cny(c)) if line["monthly_cost"] else "—",
+        ])  # fmt: skip
+    story.append(_table(rows, [34 * mm, 26 * mm, 26 * mm, 14 * mm, 54 * mm, 24 * mm]))
+    return story
 
 
 def probe_pdf(probe: NodeProbe) -> bytes:
@@ -177,6 +208,8 @@ def probe_pdf(probe: NodeProbe) -> bytes:
             for i in range(len(unknown))
         ]
         story.append(_table(rows, [50 * mm, 128 * mm]))
+    if probe.comparison:
+        story += _comparison(probe)
     story.append(_paragraph(_both(_("Hardware findings")), HEADING))
     rows: list[list[Cell]] = [[_both(_("fault")), _both(_("finding"))]]
     rows += [

@@ -130,6 +130,7 @@ FACT_TITLE = {
     "links": gettext_lazy("each GPU's PCIe generation and width"),
     "nvlink": gettext_lazy("NVLink between the GPUs"),
     "memory_gb": gettext_lazy("memory size"),
+    "numa_memory_gb": gettext_lazy("memory per NUMA node"),
     "memory_ecc": gettext_lazy("memory ECC"),
     "allreduce_busbw_gbs": gettext_lazy("all-reduce bus bandwidth"),
 }

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from configurator.engine.build import Build
 from configurator.fleet.audit import UTILISATION_BALANCED, UTILISATION_MISMATCHED
 from configurator.fleet.charts import bars
+from configurator.fleet.comparison import comparison_lines, comparison_summary
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe_report import (
     finding_text,
@@ -154,6 +155,8 @@ def probe_context(probe: NodeProbe) -> dict[str, object]:
         "unreadable": unreadable,
         "problems": [] if unreadable else probe_problems(probe, facts),
         "unknown": unknown_lines((probe.facts or {}).get("unknown", [])),
+        "comparison": comparison_lines(probe.comparison or []),
+        "comparison_summary": comparison_summary(probe.comparison or []),
     }
 
 

@@ -27,6 +27,7 @@ FACT_FILES: dict[str, tuple[str, ...]] = {
     "links": ("nvidia-smi-q.xml", "lspci-vv.txt"),
     "nvlink": ("nvidia-smi-topo.txt",),
     "memory_gb": ("dmidecode-memory.txt", "numactl-hardware.txt"),
+    "numa_memory_gb": ("numactl-hardware.txt",),
     "memory_ecc": ("dmidecode-memory.txt",),
     "allreduce_busbw_gbs": ("nccl-tests.txt",),
 }
@@ -111,6 +112,8 @@ def facts_out(facts: NodeFacts, *, cpu_slug: str | None, gpu_slug: str | None) -
         "links": _links(facts),
         "nvlink": facts.nvlink if facts.topology else None,
         "memory_gb": facts.memory_gb if has_memory else None,
+        # each NUMA node's memory (numactl's size: usable, a little below what is installed)
+        "numa_memory_gb": [round(node.size_mb / 1024) for node in facts.numa] or None,
         "memory_ecc": facts.memory_ecc,
         "allreduce_busbw_gbs": facts.nccl_busbw,
     }
