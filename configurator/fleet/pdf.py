@@ -45,7 +45,7 @@ SMALL = ParagraphStyle("small", parent=BODY, fontSize=7.5, leading=10)
 SMALL_NUMBER = ParagraphStyle("small-number", parent=SMALL, alignment=TA_RIGHT)
 # The monthly table's columns on landscape A4 (265 mm between the margins), as COLUMNS lists
 # them: the failing checks get the room, a figure the width of its header's longest word.
-MONTHLY_WIDTHS = [15, 16, 14, 17, 19, 19, 16, 40, 24, 24, 26, 17, 18]
+MONTHLY_WIDTHS = [15, 14, 13, 16, 18, 18, 14, 20, 34, 22, 22, 24, 15, 16]
 BAD = ParagraphStyle("bad", parent=BODY, textColor=colors.HexColor("#b3261e"))
 NO_MONTHS = _("No finished audit, probe or quote yet.")
 REPORT = _("Hardware balance report")

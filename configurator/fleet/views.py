@@ -53,7 +53,8 @@ def audit_upload(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("fleet:audit", pk=audit.pk)
     audits = selectors.audit_list()[:20]
-    return render(request, "fleet/upload.html", {"form": form, "audits": audits})
+    return render(request, "fleet/upload.html", {
+        "form": form, "audits": audits, "deliveries": selectors.delivery_rollup()})  # fmt: skip
 
 
 @vary_on_headers("HX-Request")
@@ -134,8 +135,9 @@ def probe_upload(request: HttpRequest) -> HttpResponse:
                 form.add_error("quote" if error.code == "quote" else "archive", error)
             else:
                 return redirect("fleet:probe", pk=probe.pk)
-    probes = NodeProbe.objects.defer("files")[:20]
-    return render(request, "fleet/probe_upload.html", {"form": form, "probes": probes})
+    probes = NodeProbe.objects.defer("files").select_related("quote")[:20]
+    return render(request, "fleet/probe_upload.html", {
+        "form": form, "probes": probes, "deliveries": selectors.delivery_rollup()})  # fmt: skip
 
 
 @architects_only("fleet.view_nodeprobe")

@@ -8,10 +8,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from pypdf import PdfReader
 
-from configurator import selectors
+from configurator import selectors as configurator_selectors
 from configurator.engine.build import Build
 from configurator.engine.performance.common import PCIE_X16_GBS
 from configurator.engine.registry import REGISTRY
+from configurator.fleet import selectors
 from configurator.fleet.manifest import expected_manifest
 from configurator.fleet.models import NodeProbe
 from tests.fleet.probe_archives import dual_socket_synthetic, tar_gz
@@ -52,7 +53,7 @@ def by_item(body, item):
 
 @pytest.mark.django_db
 def test_the_manifest_is_the_builds_own_figures():
-    catalog, rules = selectors.snapshots()
+    catalog, rules = configurator_selectors.snapshots()
     everything = catalog.everything
     build = Build.assemble(
         cpu=everything.find("cpus", "xeon-gold-6530"), cpu_count=2,
@@ -179,3 +180,29 @@ def numactl_memory_gen3():
     files = dual_socket_synthetic(gen=(3, 4))
     del files["dmidecode-memory.txt"]
     return files
+
+
+@pytest.mark.django_db
+def test_the_fleet_rolls_up_deliveries_by_each_nodes_latest_probe(architect_client, make_quote):
+    """Node A deviates (Gen3 slots: P1's loss at stake), then is fixed and probed again; node B
+    is as quoted on its first probe. Two nodes, both as quoted now, nothing at stake; the month
+    counts one of the two deliveries accepted first time."""
+    quote = make_quote(AS_DELIVERED, workload=None)
+    node_a = numactl_memory_gen3() | {"hostname.txt": "node-a\n"}
+    first = upload(architect_client, node_a, quote.number).json()
+    at_stake = sum(line["monthly_cost"] or 0 for line in first["comparison"])
+    rollup = selectors.delivery_rollup()
+    assert rollup == {"nodes": 1, "as_quoted": 0, "deviating": 1, "monthly_cost": at_stake}
+    page = architect_client.get(reverse("fleet:probe-upload")).content.decode()
+    assert "with deviations" in page and quote.number in page
+    upload(architect_client, numactl_memory() | {"hostname.txt": "node-a\n"}, quote.number)
+    upload(architect_client, numactl_memory() | {"hostname.txt": "node-b\n"}, quote.number)
+    upload(architect_client, numactl_memory() | {"hostname.txt": "node-c\n"})  # no quote
+    rollup = selectors.delivery_rollup()
+    assert rollup == {"nodes": 2, "as_quoted": 2, "deviating": 0, "monthly_cost": 0}
+    month = selectors.monthly_figures()[0]
+    assert (month["deliveries"], month["deliveries_first_time"]) == (2, 1)
+    page = architect_client.get(reverse("fleet:monthly")).content.decode()
+    assert "Deliveries accepted first time" in page and "1 / 2" in page
+    fleet_page = architect_client.get(reverse("fleet:upload")).content.decode()
+    assert "nodes probed against their quote" in fleet_page
