@@ -6,6 +6,7 @@ from django.utils.translation import gettext_lazy
 
 from configurator.fleet.manifest import FAIL, PASS, WARN
 
+YES, NO = gettext_lazy("yes"), gettext_lazy("no")
 ITEM_TITLE = {
     "cpu": gettext_lazy("CPU model"),
     "sockets": gettext_lazy("sockets"),
@@ -68,11 +69,22 @@ def step_text(line: dict[str, object]) -> str:
     return str(STEP_TEXT[line["step"]])
 
 
+def shown(value: object) -> str:
+    """Return an expected or measured value as written: yes/no in the reader's language."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return str(YES if value else NO)
+    return str(value)
+
+
 def comparison_lines(stored: list[dict[str, object]]) -> list[dict[str, object]]:
     """Return a probe's stored comparison as the page and the PDF show it."""
     return [
         {
             **line,
+            "expected_text": shown(line["expected"]),
+            "measured_text": shown(line["measured"]),
             "title": str(ITEM_TITLE[line["item"]]),
             "step_text": step_text(line),
             "status_text": str(STATUS_TEXT[line["status"]]),

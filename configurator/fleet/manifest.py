@@ -64,8 +64,8 @@ def expected_manifest(build: Build, rules: RuleParams) -> dict[str, object]:
 class Line:
     item: str  # cpu, sockets, threads, gpu, gpu_count, gpus_per_socket, memory_gb,
     #            numa_memory, memory_ecc, link, nvlink, allreduce_busbw_gbs
-    expected: str
-    measured: str | None
+    expected: object  # a figure as shown ("Gen4 x16", "4+4", "1024 GB"), or a yes/no
+    measured: object
     status: str
     step: str  # a step code (fleet/comparison text); "" when nothing is to be done
     subject: str = ""  # which GPU or NUMA node
@@ -87,13 +87,26 @@ def _split(counts) -> str:
     return "+".join(str(count) for count in counts)
 
 
-def _same(item: str, expected: object, measured: object, step: str, codes=()) -> Line:
-    """Return a line that passes when measured equals expected (WARN when not measured)."""
+def _same(item: str, expected: object, measured: object, step: str, codes=(),
+          shown: tuple[object, object] | None = None) -> Line:  # fmt: skip
+    """Return a line that passes when measured equals expected (WARN when not measured);
+    `shown` is how both are written when not as compared (a part's name for its slug)."""
+    want, got = shown or (expected, measured)
     if measured is None:
-        return Line(item, str(expected), None, WARN, "not_measured")
+        return Line(item, want, None, WARN, "not_measured")
     status = PASS if measured == expected else FAIL
-    return Line(item, str(expected), str(measured), status, "" if status == PASS else step,
+    return Line(item, want, got, status, "" if status == PASS else step,
                 codes=tuple(codes) if status == FAIL else ())  # fmt: skip
+
+
+def _part(expected: Mapping[str, object], facts: Mapping[str, object], kind: str) -> Line:
+    """Return the CPU or GPU line: compared by catalog slug, shown by name (the probe's own
+    model name when it is another part or none the catalog knows)."""
+    slug, name = expected[kind], expected[f"{kind}_name"]
+    model = facts.get(f"{kind}_model")
+    measured = facts.get(kind) or model
+    return _same(kind, slug, measured, f"fit_{kind}",
+                 shown=(name, name if measured == slug else model))  # fmt: skip
 
 
 def _at_least(item: str, expected: int, measured: int | None, step: str, codes=()) -> Line:
@@ -122,7 +135,7 @@ def _memory_lines(expected: Mapping[str, object], facts: Mapping[str, object]) -
             ok = size >= share * NODE_MEMORY_SHARE * MEMORY_SHARE
             lines.append(Line("numa_memory", f"{round(share)} GB", f"{size} GB",
                               PASS if ok else FAIL, "" if ok else "balance_channels",
-                              subject=f"node {node}"))  # fmt: skip
+                              subject=f"NUMA {node}"))  # fmt: skip
     ecc = facts.get("memory_ecc")
     if expected["memory_ecc"]:
         lines.append(_same("memory_ecc", True, ecc, "fit_ecc", ("P6",)))
@@ -169,10 +182,10 @@ def _busbw_line(expected: Mapping[str, object], facts: Mapping[str, object]) -> 
 def compare(expected: Mapping[str, object], facts: Mapping[str, object]) -> list[Line]:
     """Return a probe's facts against a quoted build's manifest, line by line."""
     lines = [
-        _same("cpu", expected["cpu"], facts.get("cpu") or facts.get("cpu_model"), "fit_cpu"),
+        _part(expected, facts, "cpu"),
         _same("sockets", expected["sockets"], facts.get("sockets"), "fit_cpu"),
         _at_least("threads", int(expected["threads"]), facts.get("threads"), "enable_threads"),
-        _same("gpu", expected["gpu"], facts.get("gpu") or facts.get("gpu_model"), "fit_gpu"),
+        _part(expected, facts, "gpu"),
         _at_least("gpu_count", int(expected["gpu_count"]), facts.get("gpu_count"), "gpu_missing"),
     ]
     per_socket = facts.get("gpus_per_socket")

@@ -116,6 +116,13 @@ def _problems(probe: NodeProbe) -> list[str]:
     return probe_problems(probe)
 
 
+def _ecc(memory_ecc: bool | None) -> object:
+    """Return a build's memory ECC as written: yes, no, or not known (a partial probe's)."""
+    if memory_ecc is None:
+        return _("not known")
+    return YES if memory_ecc else NO
+
+
 def _comparison(probe: NodeProbe) -> list:
     """Return the delivered node against its quote: one row a line, as the page shows it."""
     stored = probe.comparison
@@ -126,15 +133,16 @@ def _comparison(probe: NodeProbe) -> list:
         story.append(_paragraph(_lines(lambda: gettext(DEVIATIONS_COST) % {
             "cost": money.cny(summary["monthly_cost"])}), BAD))  # fmt: skip
     rows: list[list[Cell]] = [[
-        _both(_("Item")), _both(_("Expected")), _both(_("Measured")), _both(_("Status")),
-        _both(_("Step to take")), _both(_("Monthly cost")),
+        _both(pgettext_lazy("delivered as quoted", "Checked")), _both(_("Expected")),
+        _both(_("Measured")), _both(_("Status")), _both(_("Step to take")),
+        _both(_("Monthly cost")),
     ]]  # fmt: skip
     for i, line in enumerate(stored):
         rows.append([
             _lines(lambda i=i: comparison_lines([stored[i]])[0]["title"])
             + ((line["subject"],) if line.get("subject") else ()),
-            line["expected"],
-            line["measured"] or "—",
+            _lines(lambda i=i: comparison_lines([stored[i]])[0]["expected_text"]),
+            _lines(lambda i=i: comparison_lines([stored[i]])[0]["measured_text"]),
             _lines(lambda i=i: comparison_lines([stored[i]])[0]["status_text"]),
             _lines(lambda i=i: step_text(stored[i])) if line["step"] else "",
             _lines(lambda c=line["monthly_cost"]: money.cny(c)) if line["monthly_cost"] else "—",
@@ -185,7 +193,7 @@ def probe_pdf(probe: NodeProbe) -> bytes:
             _paragraph(
                 f"{build['cpu_count']} × {build['cpu']}, {build['gpu_count']} × {build['gpu']} "
                 f"({'+'.join(map(str, build['gpus_per_socket']))}), {build['memory_gb']} GB, "
-                f"ECC {_both(YES if build['memory_ecc'] else NO)}, "
+                f"ECC {_both(_ecc(build['memory_ecc']))}, "
                 f"NVLink {_both(YES if build['nvlink'] else NO)}, {build['psu_watts']} W",
                 BODY,
             )
