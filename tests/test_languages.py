@@ -134,6 +134,9 @@ READS_CHINESE = {
     "configurator/fleet/rows.py",
     "configurator/engine/build.py",
     "configurator/engine/sentence.py",
+    # lscpu's field names as util-linux's po files translate them, for an lscpu captured
+    # under a Chinese (or another) locale: docs/fleet.md "The node probe".
+    "configurator/fleet/probe/parsers.py",
 }
 # The constants that name a language, each for a reason it states.
 NAMES_A_LANGUAGE = {
