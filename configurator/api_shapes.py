@@ -44,11 +44,16 @@ TITLE_ZH_LANGUAGE = "zh-hans"
 
 
 @cache
-def _titles_zh() -> dict[str, str]:
-    # A title is fixed per code, and a process loads its catalogues once (as Django does):
-    # rendered once, not per answer (an evaluation has sixteen checks, /recommend many).
+def _titles_zh() -> dict[tuple[str, bool], str]:
+    # A title is fixed per code and outcome (a pass says what passed), and a process loads
+    # its catalogues once (as Django does): rendered once, not per answer (an evaluation has
+    # sixteen checks, /recommend many).
     with translation.override(TITLE_ZH_LANGUAGE):
-        return {item.code: check_title(item.code) for item in REGISTRY}
+        return {
+            (item.code, passed): check_title(item.code, status="pass" if passed else "")
+            for item in REGISTRY
+            for passed in (True, False)
+        }
 
 
 def evaluation_json(
@@ -58,7 +63,8 @@ def evaluation_json(
     result = evaluation.as_dict(translate, price)
     titles = _titles_zh()
     for check in result["checks"]:
-        check["title_zh"] = titles.get(check["code"], check["title"])
+        key = (check["code"], check["status"] == "pass")
+        check["title_zh"] = titles.get(key, check["title"])
     return result
 
 

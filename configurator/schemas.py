@@ -200,6 +200,17 @@ class CheckOut(Schema):
         'take (`{"gpus_per_socket": [4, 4]}`); null when the fix is not one the check can '
         "name without the catalog (a part to pick) or there is nothing to fix",
     )
+    covered_by: str | None = Field(
+        None,
+        description="The code of the check that owns and counts this check's problem (P3 for "
+        "`memory`, P4 for `numa`'s overloaded socket): status `na`, so one problem fails "
+        "once; null otherwise",
+    )
+    rule_title: str = Field(
+        "",
+        description="The rule's name in English, whatever the outcome (`title` says what "
+        'passed on a pass: "ECC server memory" for P6, named "Non-ECC consumer memory")',
+    )
 
 
 class PitfallOut(Schema):

@@ -9,7 +9,7 @@ with several workers use a shared cache (`CACHE_URL`):
 
 - `throttle` limits a view to `limit` *accepted* requests per `period` seconds per address
   (an answer of 400 or more, a form's errors say, costs nothing) and answers 429 with
-  `Retry-After` beyond it:
+  `Retry-After` beyond it (the view's own page, when it gives one, keeps what was typed):
 
       @throttle("quote-request", limit=5, period=3600)
       def quote_request(request): ...
@@ -92,6 +92,11 @@ def _seconds_left(period: int) -> int:
     return period - int(time.time()) % period
 
 
+def minutes_left(seconds: int) -> int:
+    """Return a wait in whole minutes, rounded up: what a refusal tells a person."""
+    return max(1, -(-seconds // 60))
+
+
 def _count_up(scope: str, address: str, period: int) -> int:
     """Count one more in this window and return the count."""
     key = _key(scope, address, period)
@@ -122,8 +127,18 @@ def too_many_requests(period: int) -> HttpResponse:
     return response
 
 
-def throttle(scope: str, *, limit: int, period: int) -> Callable:
-    """Allow `limit` accepted requests per `period` seconds per client address to the view."""
+def throttle(
+    scope: str,
+    *,
+    limit: int,
+    period: int,
+    refused: Callable[[HttpRequest, int], HttpResponse] | None = None,
+) -> Callable:
+    """Allow `limit` accepted requests per `period` seconds per client address to the view.
+
+    Beyond it the answer is 429 with `Retry-After`: `refused(request, minutes_left)`'s page
+    when given (a form that keeps what was typed), else a line of text.
+    """
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
@@ -135,7 +150,12 @@ def throttle(scope: str, *, limit: int, period: int) -> Callable:
             # taken back when the request is refused, here or by the view (a form's errors).
             if _count_up(scope, address, period) > limit:
                 _count_down(scope, address, period)
-                return too_many_requests(period)
+                if refused is None:
+                    return too_many_requests(period)
+                response = refused(request, minutes_left(_seconds_left(period)))
+                response.status_code = 429
+                response["Retry-After"] = str(_seconds_left(period))
+                return response
             response = view(request, *args, **kwargs)
             if response.status_code >= 400:
                 _count_down(scope, address, period)
@@ -189,7 +209,7 @@ def sign_in_refused(
         "failure_limit": settings.AXES_FAILURE_LIMIT,
         "address_limit": settings.LOGIN_ADDRESS_FAILURE_LIMIT,
         "address_throttled": bool(address_throttled),
-        "minutes": max(1, -(-retry_after // 60)),
+        "minutes": minutes_left(retry_after),
     }
     response = render(request, "configurator/lockout.html", context, status=429)
     response["Retry-After"] = str(retry_after)

@@ -14,7 +14,7 @@ from django.utils.translation import get_language, gettext, ngettext
 
 from configurator.engine import evaluate  # noqa: F401  (registers every check)
 from configurator.engine.messages import Message, Written
-from configurator.engine.registry import REGISTRY
+from configurator.engine.registry import REGISTRY, CheckKind
 
 # The language message ids are written in (the engine's `_()`, every gettext call): its texts
 # need no catalogue lookup, and a quote freezes its evaluation in it, ids beside.
@@ -40,10 +40,19 @@ def written(text: str) -> str:
     return localize(Written(text))
 
 
-def check_title(code: str, fallback: str = "") -> str:
+def check_title(code: str, fallback: str = "", status: str = "") -> str:
     """Return a check's title in the active language, from the catalogue its code is
-    registered with; `fallback` (a title frozen with a quote) for a code no longer registered."""
-    return localize(REGISTRY.entry(code).title) if code in REGISTRY else fallback
+    registered with: for a `status` of pass, what passed ("ECC server memory"), otherwise the
+    rule's name; `fallback` (a title frozen with a quote) for a code no longer registered."""
+    return localize(REGISTRY.entry(code).title_for(status)) if code in REGISTRY else fallback
+
+
+def check_code(code: str) -> str:
+    """Return the code a page shows beside a check's title: a pitfall's P1–P8, the guide's
+    numbers in every language; the other checks' codes are identifiers (`pcie_lanes`), kept
+    for the API, and their title names them on a page."""
+    registered = REGISTRY.get(code) if code in REGISTRY else None
+    return code if registered is not None and registered.kind is CheckKind.PITFALL else ""
 
 
 def localized_errors(errors: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:

@@ -3,6 +3,7 @@ no throttle counts (sign-in failures per address, quote requests)."""
 
 import os
 import struct
+from decimal import Decimal
 
 import pytest
 from django.conf import settings
@@ -11,8 +12,11 @@ from django.core.cache import caches
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
+from configurator.quotes import services as quote_services
 from configurator.roles import ARCHITECTS, PRESALES
+from configurator.schemas import BuildIn, WorkloadIn
 from tests.factories import UserFactory
+from tests.quotes.conftest import CUSTOMER, GOOD_BUILD, WORKLOAD
 
 # CI (`.ci/run`) draws the same examples on every run, so a red build is the change's, never
 # the draw's; elsewhere each run draws anew and explores further. A failure found locally is
@@ -45,6 +49,38 @@ def presales(db):
     user = UserFactory(username="presales", is_staff=True)
     user.groups.add(Group.objects.get(name=PRESALES))
     return user
+
+
+# Quotes: a factory of drafts, and of quotes taken through review to the customer. ---------------
+
+
+@pytest.fixture
+def make_quote(presales):
+    def make(build=None, *, owner=None, workload=WORKLOAD, **kwargs):
+        return quote_services.quote_create(
+            owner=owner or presales,
+            customer=quote_services.Customer(**CUSTOMER),
+            build=BuildIn.model_validate(build or GOOD_BUILD),
+            workload=WorkloadIn.model_validate(workload) if workload else None,
+            term_months=kwargs.pop("term_months", 12),
+            discount_pct=kwargs.pop("discount_pct", Decimal("5")),
+            **kwargs,
+        )
+
+    return make
+
+
+@pytest.fixture
+def make_issued(make_quote, presales, architect):
+    """Write a quote and take it through review to the customer: issued."""
+
+    def make(**kwargs):
+        quote = make_quote(**kwargs)
+        quote_services.quote_submit(quote=quote, user=presales)
+        quote_services.quote_approve(quote=quote, user=architect)
+        return quote_services.quote_issue(quote=quote, user=presales)
+
+    return make
 
 
 @pytest.fixture
@@ -90,6 +126,7 @@ def compiled_catalogue(entries: dict[str, str]) -> bytes:
 # input error, a PDF label (the words are Japanese; the entries are all the catalogue has).
 JAPANESE = {
     "Legacy PCIe 3.0 platform carrying several GPUs": "複数 GPU を載せた旧式 PCIe 3.0 基盤",
+    "PCIe generation fit for the node's GPUs": "GPU に見合う PCIe 世代",
     "Mid-size distributed training": "中規模の分散学習",
     "Unknown CPU %(cpu)s: use a catalog slug or name.": "不明な CPU %(cpu)s です。",
     "Quotation": "見積書",

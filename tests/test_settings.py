@@ -156,3 +156,17 @@ def test_with_a_shared_cache_every_worker_counts_the_same_client():
     second = run_manage("shell", "--no-imports", "-c", code, env=env)
     assert first.stdout.strip() == "[200, 200, 200]", first.stderr
     assert second.stdout.strip() == "[200, 200, 429]", second.stderr
+
+
+def test_the_time_zone_is_shanghai_unless_set():
+    clean = {**PRODUCTION, "TIME_ZONE": ""}
+    assert settings_in(clean, "TIME_ZONE") == ["'Asia/Shanghai'"]
+    assert settings_in({**PRODUCTION, "TIME_ZONE": "Europe/Berlin"}, "TIME_ZONE") == [
+        "'Europe/Berlin'"
+    ]
+
+
+def test_a_time_zone_that_is_none_is_refused_by_name():
+    result = run_manage("check", env={**PRODUCTION, "TIME_ZONE": "Mars/Olympus"})
+    assert result.returncode != 0
+    assert "TIME_ZONE='Mars/Olympus' is not a time zone" in result.stderr

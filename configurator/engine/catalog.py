@@ -68,8 +68,13 @@ class Catalog:
 
         Such an item can never be part of a cheapest build, so a search over the rest finds
         the same answers; many suppliers listing one part then cost the search nothing.
+        Derived once per catalog, so what the search memoises on it (`derived`) lasts as long
+        as the catalog does.
         """
-        return Catalog(**{key: _cheapest_distinct(getattr(self, key)) for key in KIND_KEYS})
+        return self.derived(
+            "cheapest_distinct",
+            lambda: Catalog(**{key: _cheapest_distinct(getattr(self, key)) for key in KIND_KEYS}),
+        )
 
     def find(self, kind: str, key: str) -> object | None:
         """Return the item of a kind whose slug or name is `key` (case-insensitive)."""

@@ -1,14 +1,15 @@
 """The catalogue: each check's fixed text, by the code it is registered under.
 
-Every entry gives the title and the loss the operator's field guide measured when the rule is
-broken (domain.md §2 and §4), or, for the product's own checks (`capacity`, `precision`,
-`fabric`, `shape`, `drive_bays`), what goes wrong (domain.md §6, §7). Where the loss was
-measured as a factor on the time a job takes (P1, P5, P8), the entry's `loss` holds it: the
-performance model and the monthly losses read it there. Checks fill in only the numbers and
-the fix; `configurator.engine.registry` pairs each entry with its check. Every text here is a
-message id (`messages._`, English): each other language's version is in that language's
-translation catalogue (`locale/`), so a language is added without touching this file. The
-guide's recipes' names and measured results (`GUIDE_RECIPES`) are message ids too.
+Every entry gives the title (the rule's name; for a pitfall named by its problem, `passed` too:
+what a build that passes has, "ECC server memory") and the loss the operator's field guide
+measured when the rule is broken (domain.md §2 and §4), or, for the product's own checks
+(`capacity`, `precision`, `fabric`, `shape`, `drive_bays`), what goes wrong (domain.md §6, §7).
+Where the loss was measured as a factor on the time a job takes (P1, P5, P8), the entry's
+`loss` holds it: the performance model and the monthly losses read it there. Checks fill in
+only the numbers and the fix; `configurator.engine.registry` pairs each entry with its check.
+Every text here is a message id (`messages._`, English): each other language's version is in
+that language's translation catalogue (`locale/`), so a language is added without touching this
+file. The guide's recipes' names and measured results (`GUIDE_RECIPES`) are message ids too.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from configurator.engine.registry import CatalogueEntry
 
 P1 = CatalogueEntry(
     title=_("Legacy PCIe 3.0 platform carrying several GPUs"),
+    passed=_("PCIe generation fit for the node's GPUs"),
     impact=_(
         "8-GPU utilisation only 61%, iteration speed −30%; "
         "GPU-to-GPU latency 3.2× on 80 PCIe 3.0 lanes"
@@ -33,24 +35,28 @@ P1 = CatalogueEntry(
 
 P2 = CatalogueEntry(
     title=_("No NUMA affinity binding between GPUs and CPUs"),
+    passed=_("GPUs bound to the cores and memory of their own socket"),
     impact=_("cross-NUMA memory access latency 186 µs, NCCL error probability +17%"),
     source="domain.md §4 P2 [guide]",
 )
 
 P3 = CatalogueEntry(
     title=_("System memory below the VRAM threshold"),
+    passed=_("System memory at or above the VRAM threshold"),
     impact=_("swapping, I/O wait 22%, job interruptions +40%"),
     source="domain.md §4 P3 [guide]",
 )
 
 P4 = CatalogueEntry(
     title=_("One CPU carrying 6 or more GPUs"),
+    passed=_("No CPU carrying more GPUs than the per-socket maximum"),
     impact=_("PCIe lanes of that NUMA node exhausted, GPU-to-GPU throughput −48%"),
     source="domain.md §4 P4 [guide]",
 )
 
 P5 = CatalogueEntry(
     title=_("Full-parameter multi-GPU training without NVLink"),
+    passed=_("GPU interconnect fit for the training"),
     impact=_("inter-GPU traffic over PCIe: 70B training time +116%"),
     source="domain.md §4 P5 [guide], §6 [decision]",
     loss=Loss(2.16, "70B training time +116 %", "domain.md §4 P5 [guide]"),
@@ -58,6 +64,7 @@ P5 = CatalogueEntry(
 
 P6 = CatalogueEntry(
     title=_("Non-ECC consumer memory"),
+    passed=_("ECC server memory"),
     # xgettext:no-python-format
     impact=_("memory error probability 9.3% in 72 h of full load"),
     source="domain.md §4 P6 [guide]",
@@ -65,12 +72,14 @@ P6 = CatalogueEntry(
 
 P7 = CatalogueEntry(
     title=_("PSU rated power too low"),
+    passed=_("PSU rated power covers the node"),
     impact=_("power throttling, compute fluctuates ±25%"),
     source="domain.md §4 P7 [guide], §6 [decision]",
 )
 
 P8 = CatalogueEntry(
     title=_("CPU base clock too low for small-batch inference"),
+    passed=_("CPU base clock fit for the workload"),
     impact=_("small-batch inference scheduling latency +54%"),
     source="domain.md §4 P8 [guide], §6 [decision]",
     loss=Loss(1.54, "small-batch inference latency +54 %", "domain.md §4 P8 [guide]"),

@@ -25,7 +25,15 @@ from configurator.engine.build import (
 )
 from configurator.engine.changes import Change
 from configurator.engine.fabric import FALLBACK_NODE_LINK_GBPS, NicRequirement, nic_requirement
-from configurator.engine.findings import Finding, failed, not_applicable, num, passed, warned
+from configurator.engine.findings import (
+    Finding,
+    covered,
+    failed,
+    not_applicable,
+    num,
+    passed,
+    warned,
+)
 from configurator.engine.memory import (
     DIMMS_PER_CHANNEL,
     MemoryRequirement,
@@ -197,7 +205,8 @@ def memory_below_vram(build: Build, workload: Workload | None, rules: RuleParams
 
 
 def memory_capacity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
-    """Memory dimension: report RAM against the P3 requirement, with its headroom."""
+    """Memory dimension: report RAM against the P3 requirement, with its headroom; a shortfall
+    is P3's, reported here as covered by it."""
     need = memory_requirement(build.gpu_count, build.gpu.memory_gb, rules)
     numbers = _memory_numbers(build, need)
     headroom = build.memory_gb / need.required_gb - 1 if need.required_gb > 0 else 0.0
@@ -208,12 +217,12 @@ def memory_capacity(build: Build, workload: Workload | None, rules: RuleParams) 
         rule=_memory_need_text(need, rules),
     )  # fmt: skip
     if build.memory_gb < need.required_gb:
+        # The same requirement as P3's: the shortfall is P3's to count (docs/rules.md).
         short = _(
-            "%(detail)s: short by %(short)s GB",
+            "%(detail)s: short by %(short)s GB, counted once, by P3",
             detail=detail, short=num(need.required_gb - build.memory_gb),
         )  # fmt: skip
-        fix, change = _memory_fix(build, need.required_gb)
-        return failed("memory", short, fix, numbers, change)
+        return covered("memory", "P3", short, numbers)
     return passed(
         "memory",
         _("%(detail)s: %(headroom)s headroom", detail=detail, headroom=f"{headroom:+.0%}"),
@@ -299,9 +308,11 @@ def socket_overload(build: Build, workload: Workload | None, rules: RuleParams) 
 def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """NUMA dimension: enough sockets, none over the maximum or remote; warn on an uneven split.
 
-    A socket above the maximum (P4's 6 or more) or a GPU served across NUMA nodes fails; a
-    split within the maximum that differs by more than one GPU (5 + 3) warns: it runs, but the
-    busier socket's lanes and memory carry more than their share.
+    Too few sockets fails; a GPU served across NUMA nodes is P2's and a socket above the
+    maximum (P4's 6 or more) is P4's, each reported here as covered by its pitfall (and beside
+    a failure of its own); a split within the maximum that differs by more than one GPU
+    (5 + 3) warns: it runs, but the busier socket's lanes and memory carry more than their
+    share.
     """
     loads = socket_loads(build)
     limit = rules.gpus_per_socket_max
@@ -329,27 +340,34 @@ def numa_affinity(build: Build, workload: Workload | None, rules: RuleParams) ->
         fix, change = _split_fix(build, rules, sockets_min=rules.sockets_min)
         fixes.append(fix)
         changes.append(change)
+    # A GPU served across NUMA nodes is P2's problem and a socket above the maximum P4's (the
+    # guide's pitfalls): each counts its own, this dimension says so (docs/rules.md "One
+    # problem counted once").
+    owned: list[tuple[str, Message]] = []
+    if build.gpus_cross_numa > 0:
+        owned.append((
+            "P2",
+            _("%(gpus)s served across NUMA nodes: counted once, by P2",
+              gpus=counted_gpus(build.gpus_cross_numa)),
+        ))  # fmt: skip
     overloaded = _overloaded_sockets(loads, limit)
     if overloaded:
-        problems.append(
-            _("%(overloaded)s, above %(limit)s per socket", overloaded=overloaded, limit=limit)
-        )
-        if build.cpu_count >= rules.sockets_min:
-            fix, change = _split_fix(build, rules)
-            fixes.append(fix)
-            changes.append(change)
-    if build.gpus_cross_numa > 0:
-        problems.append(
-            _("%(gpus)s served across NUMA nodes", gpus=counted_gpus(build.gpus_cross_numa))
-        )
-        fixes.append(_("re-seat those GPUs in slots wired to the serving socket"))
-        changes.append(None)  # a GPU's slot is not a field of the build
+        owned.append((
+            "P4",
+            _("%(overloaded)s, above %(limit)s per socket: counted once, by P4",
+              overloaded=overloaded, limit=limit),
+        ))  # fmt: skip
+    owners_say = [text for _owner, text in owned]
     if problems:
         change = changes[0] if len(changes) == 1 else None
         # One socket has no remote NUMA node: its loss is not the cross-NUMA latency.
         one_socket = build.cpu_count == 1 and build.gpus_cross_numa == 0
         impact = catalogue.NUMA_ONE_SOCKET_IMPACT if one_socket else ""
-        return failed("numa", join(problems), join(fixes), numbers, change, impact=impact)
+        detail = join([*problems, *owners_say])
+        return failed("numa", detail, join(fixes), numbers, change, impact=impact)
+    if owned:
+        said = owners_say[0] if len(owners_say) == 1 else join(owners_say)
+        return covered("numa", owned[0][0], said, numbers)
     if spread > 1 and build.cpu_count >= rules.sockets_min:
         detail = _(
             "GPUs per socket %(split)s are uneven (within %(limit)s per socket)",

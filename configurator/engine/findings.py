@@ -5,7 +5,9 @@ with (`configurator.engine.registry`); checks fill in only the numbers and the f
 is a build change carries it as `change` (`configurator.engine.changes`), and its text is
 written from that change's values; a fix that is a part only the catalog can pick says which
 fields it picks (`picks`).
-Status `warn` is reported with its detail and fix but never rejects a build on its own.
+Status `warn` is reported with its detail and fix but never rejects a build on its own. A
+problem two checks see is counted by the one that owns it: the other reports it `covered`
+(status `na`, `covered_by` the owner's code).
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ class Finding:
     # The fields whose catalog parts or steps the fix asks for, when it names none itself (a
     # Gen4 platform, a high-clock CPU): the configurator tries those (`web/fixes.py`).
     picks: tuple[str, ...] = ()
+    # The check that owns this finding's problem and reports it (`covered`): one problem is
+    # counted once, by its owner; empty for every other finding.
+    covered_by: str = ""
 
     @property
     def failed(self) -> bool:
@@ -66,6 +71,8 @@ class Finding:
             "fix": translate(self.fix),
             "numbers": dict(self.numbers),
             "fix_change": self.change.as_dict() if self.change else None,
+            "covered_by": self.covered_by or None,
+            "rule_title": str(REGISTRY.entry(self.code).title),
         }
         for key, text in (("title", self.title), ("detail", self.detail), ("fix", self.fix)):
             # A text not yet written as a message is its own id, with no parameters.
@@ -88,7 +95,7 @@ class Finding:
 def passed(code: str, detail: str, numbers: dict[str, float | int] | None = None) -> Finding:
     """Report a check that the build meets."""
     entry = REGISTRY.entry(code)
-    return Finding(code, Status.PASS, entry.title, detail, numbers=numbers or {})
+    return Finding(code, Status.PASS, entry.title_for(Status.PASS), detail, numbers=numbers or {})
 
 
 def failed(
@@ -133,6 +140,15 @@ def not_applicable(
     """Report a check that does not apply to this build or workload."""
     entry = REGISTRY.entry(code)
     return Finding(code, Status.NA, entry.title, detail, numbers=numbers or {})
+
+
+def covered(
+    code: str, owner: str, detail: str, numbers: dict[str, float | int] | None = None
+) -> Finding:
+    """Report a problem that the check `owner` reports and counts: not failed a second time
+    (docs/rules.md "One problem counted once"); `detail` says what it found and who owns it."""
+    entry = REGISTRY.entry(code)
+    return Finding(code, Status.NA, entry.title, detail, numbers=numbers or {}, covered_by=owner)
 
 
 def num(value: float) -> str:

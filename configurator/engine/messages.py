@@ -108,10 +108,37 @@ def ngettext(singular: str, plural: str, count: int, **params: object) -> Messag
 
 
 def join(parts: Iterable[str], separator: str = "; ") -> Message:
-    """Join messages into one (the separator is the same in every language we speak)."""
+    """Join messages into one; the separators "; " and ", " are written as each language
+    writes them (Chinese: "；" and "、"), any other (" + ") as it is."""
     parts = list(parts)
     template = separator.join(f"%(part{index})s" for index in range(len(parts)))
-    return Message(template, {f"part{index}": part for index, part in enumerate(parts)})
+    return Joined(template, {f"part{index}": part for index, part in enumerate(parts)}, separator)
+
+
+class Joined(Message):
+    """Messages one after another: its English text is theirs joined by the separator; each
+    language renders every part and joins them with its own separator."""
+
+    def __new__(cls, template: str, params: Mapping[str, object], separator: str) -> Joined:
+        self = super().__new__(cls, template, params)
+        self._separator = separator
+        return self
+
+    def __reduce__(self):
+        return Joined, (self.msgid, dict(self.params), self._separator)
+
+    def render(self, gettext: Gettext, ngettext: Ngettext) -> str:
+        rendered = [
+            value.render(gettext, ngettext) if isinstance(value, Message | Written) else value
+            for value in self.params.values()
+        ]
+        separator = gettext(self._separator) if self._separator in SEPARATORS else self._separator
+        return separator.join(str(part) for part in rendered)
+
+
+# Translators: the separators `join` writes between clauses ("; ") and between items of a
+# list (", "); Chinese writes "；" and "、".
+SEPARATORS = frozenset({_("; "), _(", ")})
 
 
 def sentences(parts: Iterable[str]) -> str:

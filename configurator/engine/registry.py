@@ -68,10 +68,17 @@ class CatalogueEntry:
     """The fixed text of one check: what it is called and what breaking it costs (message
     ids, rendered in each language from its catalogue)."""
 
-    title: str
+    title: str  # the rule's name; a pitfall's names the pitfall ("Non-ECC consumer memory")
     impact: str
     source: str  # where the rule and its measured loss come from
     loss: Loss | None = None  # the measured loss as a factor on a job's time, where known
+    # What a build that passes has, where the rule's name names the pitfall ("ECC server
+    # memory"): a pass is never titled with the problem it does not have.
+    passed: str = ""
+
+    def title_for(self, status: str) -> str:
+        """Return the title a finding of `status` carries: what passed, for a pass."""
+        return self.passed if status == "pass" and self.passed else self.title
 
 
 @dataclass(frozen=True, slots=True)

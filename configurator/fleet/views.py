@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
+from catalog.spreadsheets import XLSX_CONTENT_TYPE
 from configurator.fleet import delivery, export, monthly, pdf, selectors, services
 from configurator.fleet.binding import refusal_script
 from configurator.fleet.forms import ProbeUploadForm, SheetUploadForm
@@ -88,7 +89,7 @@ def audit_export(request: HttpRequest, pk: int, fmt: str) -> HttpResponse:
     if fmt == "xlsx":
         response = HttpResponse(
             export.xlsx_bytes(nodes),
-            content_type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            content_type=XLSX_CONTENT_TYPE,
         )
     else:
         response = StreamingHttpResponse(

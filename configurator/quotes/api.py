@@ -12,7 +12,8 @@ from django.urls import reverse
 from ninja import Router, Status
 from ninja.security import django_auth
 
-from configurator.quotes import links, pdf, selectors, services
+from catalog.spreadsheets import XLSX_CONTENT_TYPE
+from configurator.quotes import links, pdf, selectors, services, spreadsheet
 from configurator.quotes.models import Quote
 from configurator.quotes.schemas import QuoteIn, TransitionIn
 from configurator.schemas import ErrorsOut
@@ -51,6 +52,7 @@ def quote_json(quote: Quote, request: HttpRequest) -> dict[str, object]:
         "evaluation": quote.evaluation,
         "history": selectors.quote_history(quote),
         "pdf_url": request.build_absolute_uri(reverse("api-v1:quote_pdf", args=[quote.number])),
+        "xlsx_url": request.build_absolute_uri(reverse("api-v1:quote_xlsx", args=[quote.number])),
     }
     if quote.status in links.OPEN_TO_CUSTOMER:
         token = links.customer_token(quote)
@@ -83,11 +85,31 @@ def quote_pdf(request: HttpRequest, number: str):
 
 
 def pdf_response(quote: Quote, *, download: bool = False) -> HttpResponse:
-    response = HttpResponse(pdf.quote_pdf(quote), content_type="application/pdf")
+    """Answer the quote's bilingual PDF, inline unless `download`."""
+    return _document(quote, pdf.quote_pdf(quote), "application/pdf", "pdf", download=download)
+
+
+def xlsx_response(quote: Quote) -> HttpResponse:
+    """Answer the quote's workbook (`spreadsheet.quote_xlsx`) as a download."""
+    body = spreadsheet.quote_xlsx(quote)
+    return _document(quote, body, XLSX_CONTENT_TYPE, "xlsx", download=True)
+
+
+def _document(quote: Quote, body: bytes, content_type: str, suffix: str, *, download: bool):
+    response = HttpResponse(body, content_type=content_type)
     disposition = "attachment" if download else "inline"
-    response["Content-Disposition"] = f'{disposition}; filename="{quote.number}.pdf"'
+    response["Content-Disposition"] = f'{disposition}; filename="{quote.number}.{suffix}"'
     response["Cache-Control"] = "private, no-store"  # a customer's prices stay out of caches
     return response
+
+
+@router.get("/{number}.xlsx", url_name="quote_xlsx", response={200: None, 401: dict, 404: dict})
+def quote_xlsx(request: HttpRequest, number: str):
+    """Return the quote as an XLSX workbook: quote, bill of materials, power report."""
+    quote = selectors.quote_for(request.user, number)
+    if quote is None:
+        return Status(404, NOT_FOUND)
+    return xlsx_response(quote)
 
 
 @router.get("/{number}", response={200: dict, 401: dict, 404: dict})

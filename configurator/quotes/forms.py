@@ -33,28 +33,53 @@ class SavedBuildField(WholeNumberField):
         return saved
 
 
-class QuoteForm(forms.Form):
-    customer_name = forms.CharField(label=_("customer name"), max_length=120)
-    customer_company = forms.CharField(label=_("company"), max_length=200, required=False)
-    customer_email = forms.EmailField(label=_("email"), required=False)
-    customer_phone = forms.CharField(label=_("phone"), max_length=40, required=False)
-    term_months = WholeNumberField(label=_("term, months"), min_value=1, max_value=60, initial=12)
+class QuoteTermsForm(forms.Form):
+    """A quote's customer and terms: the fields every quote form has, whatever edits the build."""
+
+    customer_name = forms.CharField(label=_("Customer name"), max_length=120)
+    customer_company = forms.CharField(label=_("Company"), max_length=200, required=False)
+    customer_email = forms.EmailField(label=_("E-mail"), required=False)
+    customer_phone = forms.CharField(label=_("Phone"), max_length=40, required=False)
+    term_months = WholeNumberField(label=_("Term (months)"), min_value=1, max_value=60, initial=12)
     discount_pct = AmountField(
-        label=_("discount %"), min_value=0, max_value=99.99, decimal_places=2, initial=0
+        label=_("Discount (%)"), min_value=0, max_value=99.99, decimal_places=2, initial=0
     )
+
+    @staticmethod
+    def initial_of(quote) -> dict[str, object]:
+        """Return a quote's customer and terms as the form's starting values."""
+        return {
+            "customer_name": quote.customer_name,
+            "customer_company": quote.customer_company,
+            "customer_email": quote.customer_email,
+            "customer_phone": quote.customer_phone,
+            "term_months": quote.term_months,
+            "discount_pct": quote.discount_pct,
+        }
+
+
+class QuoteForm(QuoteTermsForm):
+    """A new quote: customer, terms, and the build as /evaluate's JSON (or a saved build's)."""
+
     build = forms.CharField(
-        label=_("build"),
+        label=_("Build (JSON)"),
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
         help_text=_("The build as JSON, as /api/v1/evaluate takes it or /recommend returns it."),
     )
     workload = forms.CharField(
-        label=_("workload"),
+        label=_("Workload (JSON)"),
         required=False,
         widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
         help_text=_("Optional, as JSON: the workload the build is for."),
     )
 
     saved_build = SavedBuildField(label=_("saved build"))
+
+    def carry_build(self) -> None:
+        """Carry the build and workload unseen: they come from a build saved to a lead, which
+        the page names in words (the draft's parts are edited in the parts form)."""
+        for name in ("build", "workload"):
+            self.fields[name].widget = forms.HiddenInput()
 
     def _schema_field(self, name: str, schema):
         text = self.cleaned_data.get(name, "").strip()
@@ -106,8 +131,10 @@ class TransitionForm(forms.Form):
         ]
     )
     comment = forms.CharField(
-        label=_("comment"),
+        label=_("Comment"),
         required=False,
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
+    # A cancel is taken only with its confirmation: the first press asks (views.quote_transition).
+    confirmed = forms.BooleanField(required=False)

@@ -18,7 +18,12 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from configurator.quotes.workload import build_summary, workload_details, workload_summary
+from configurator.quotes.workload import (
+    build_summary,
+    workload_details,
+    workload_mode,
+    workload_summary,
+)
 
 
 class Status(models.TextChoices):
@@ -56,6 +61,9 @@ class Lead(models.Model):
     class Status(models.TextChoices):
         NEW = "new", _("new")
         IN_PROGRESS = "in_progress", _("in progress")
+        # A quote written from it is being drafted or reviewed; quoted once one is issued
+        # (`services.lead_follow_quotes`).
+        DRAFTING = "drafting", _("drafting a quote")
         QUOTED = "quoted", _("quoted")
 
     name = models.CharField(_("name"), max_length=120)
@@ -90,6 +98,11 @@ class Lead(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("web:presales_lead", args=[self.pk])
+
+    @property
+    def workload_mode(self) -> str:
+        """The requested workload's mode in words, in the active language."""
+        return workload_mode(self.workload) if self.workload else ""
 
 
 class LeadBuild(models.Model):

@@ -13,6 +13,7 @@ from io import BytesIO
 from pathlib import Path
 
 from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from reportlab.graphics.shapes import Drawing, Line, Rect, String
@@ -114,7 +115,8 @@ def _table(rows: list[list], widths: list[float], *, header: bool = True) -> Tab
 
 
 def _header(quote: Quote, styles) -> list:
-    issued = quote.issued_at.date().isoformat() if quote.issued_at else "—"
+    # The day of issue where the site is (`TIME_ZONE`), not UTC's.
+    issued = timezone.localdate(quote.issued_at).isoformat() if quote.issued_at else "—"
     customer = [
         quote.customer_name,
         quote.customer_company,
@@ -159,7 +161,7 @@ def _superseded(quote: Quote, styles) -> list:
     ]
 
 
-def _term_total(months: int) -> tuple[str, ...]:
+def term_total(months: int) -> tuple[str, ...]:
     """Return "Term total, N months" in each of the PDF's languages (the pages' words)."""
     return in_languages(
         lambda: (
@@ -194,7 +196,7 @@ def _bom(quote: Quote, styles) -> list:
         (both(_("Discount")), f"{quote.discount_pct}%"),
         (both(_("Price per month")), _money(quote.monthly_price)),
         (
-            " ".join(_term_total(quote.term_months)),
+            " ".join(term_total(quote.term_months)),
             _money(quote.term_price),
         ),
     ]
@@ -226,7 +228,9 @@ def _checks(quote: Quote, styles) -> list:
     marks = []
     for index, check in enumerate(quote.evaluation["checks"], start=1):
         mark, color = MARKS.get(check["status"], ("?", MUTED))
-        titles = in_languages(lambda check=check: check_title(check["code"], check["title"]))
+        titles = in_languages(
+            lambda check=check: check_title(check["code"], check["title"], check["status"])
+        )
         title = " · ".join(dict.fromkeys(titles))
         rows.append(
             [

@@ -16,7 +16,7 @@ from configurator.engine.parts import MemoryOption, PsuOption
 from configurator.engine.pcie import even_split
 from configurator.engine.pricing import bill, counted_parts
 from configurator.inputs import InputErrors
-from configurator.quotes.models import Lead, Quote, Status
+from configurator.quotes.models import Lead, Quote, QuoteEvent, Status
 from configurator.recipes import recipe_builds
 from configurator.schemas import BuildIn
 
@@ -240,6 +240,13 @@ def quote_for(user: AbstractBaseUser, number: str) -> Quote | None:
     if not QUOTE_NUMBER.fullmatch(number):
         return None
     return quotes_visible_to(user).filter(number=number).first()
+
+
+def quote_returned_with(quote: Quote) -> QuoteEvent | None:
+    """Return the architect's return of a returned quote: who sent it back, and why."""
+    if quote.status != Status.RETURNED:
+        return None
+    return quote.events.filter(action="return").select_related("by").order_by("-at").first()
 
 
 def review_queue() -> QuerySet[Quote]:

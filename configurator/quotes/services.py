@@ -110,6 +110,35 @@ def lead_status_set(*, lead: Lead, status: str) -> Lead:
     return lead
 
 
+# A lead's quotes, by how far they got (cancelled and superseded ones say nothing: a superseded
+# quote has its newer revision).
+HELD_BY_CUSTOMER = frozenset({Status.ISSUED, Status.ACCEPTED})
+BEING_WRITTEN = frozenset({Status.DRAFT, Status.SUBMITTED, Status.RETURNED, Status.APPROVED})
+
+
+def lead_follow_quotes(*, lead: Lead) -> Lead:
+    """Set a lead's status from its quotes: quoted while the customer holds an issued (or
+    accepted) one; drafting while one is written or reviewed; quoted when the last one
+    expired; in progress when every one was cancelled.
+
+    A re-quote supersedes the issued quote, so the lead is drafting until the new revision
+    is issued. A lead without quotes keeps the status presales gave it."""
+    statuses = set(lead.quotes.values_list("status", flat=True))
+    if not statuses:
+        return lead
+    if statuses & HELD_BY_CUSTOMER:
+        status = Lead.Status.QUOTED
+    elif statuses & BEING_WRITTEN:
+        status = Lead.Status.DRAFTING
+    elif Status.EXPIRED in statuses:
+        status = Lead.Status.QUOTED
+    else:
+        status = Lead.Status.IN_PROGRESS
+    if lead.status != status:
+        lead_status_set(lead=lead, status=status)
+    return lead
+
+
 class TransitionRefused(Exception):
     """A workflow step that may not happen: 403 (wrong role) or 409 (wrong state or build)."""
 
@@ -261,13 +290,31 @@ def quote_create(
     )
     comment = _("Revision of %(number)s") % {"number": previous.number} if previous else ""
     _record(quote, action="create", before="", user=owner, comment=comment)
-    if quote.lead is not None and quote.lead.status != Lead.Status.QUOTED:
-        lead_status_set(lead=quote.lead, status=Lead.Status.QUOTED)
+    if quote.lead is not None:
+        lead_follow_quotes(lead=quote.lead)
     return quote
 
 
 def _locked(quote: Quote) -> Quote:
     return Quote.objects.select_for_update().get(pk=quote.pk)
+
+
+def quote_edit_refusal(*, quote: Quote, user: AbstractBaseUser) -> TransitionRefused | None:
+    """Return why this user may not edit the quote now (403 not its owner, 409 no longer a
+    draft or returned), or None: the edit page says it before anything is typed."""
+    if quote.owner_id != user.pk or not user.has_perm("quotes.change_quote"):
+        return TransitionRefused(403, {"quote": [_("Only its owner edits a quote.")]})
+    if not quote.editable:
+        return TransitionRefused(
+            409,
+            {
+                "status": [
+                    _("Quote %(number)s is %(status)s: it can no longer be edited.")
+                    % {"number": quote.number, "status": quote.get_status_display()}
+                ]
+            },
+        )
+    return None
 
 
 @transaction.atomic
@@ -284,18 +331,8 @@ def quote_update(
 ) -> Quote:
     """Change a draft (or returned) quote: its owner re-prices and re-evaluates it now."""
     quote = _locked(quote)
-    if quote.owner_id != user.pk or not user.has_perm("quotes.change_quote"):
-        raise TransitionRefused(403, {"quote": [_("Only its owner edits a quote.")]})
-    if not quote.editable:
-        raise TransitionRefused(
-            409,
-            {
-                "status": [
-                    _("Quote %(number)s is %(status)s: it can no longer be edited.")
-                    % {"number": quote.number, "status": quote.get_status_display()}
-                ]
-            },
-        )
+    if refused := quote_edit_refusal(quote=quote, user=user):
+        raise refused
     content = quote_content(
         build=build, workload=workload, term_months=term_months, discount_pct=discount_pct
     )
@@ -374,6 +411,8 @@ def _transition(quote: Quote, *, action: str, user, comment: str = "") -> Quote:
         fields.append("issued_at")
     quote.save(update_fields=fields)
     _record(quote, action=action, before=before, user=user, comment=comment.strip())
+    if quote.lead is not None:
+        lead_follow_quotes(lead=quote.lead)
     return quote
 
 
@@ -456,6 +495,8 @@ def quotes_expire(*, today: date | None = None) -> int:
         quote.status = Status.EXPIRED
         quote.save(update_fields=["status", "updated_at"])
         _record(quote, action="expire", before=Status.ISSUED, user=None)
+        if quote.lead is not None:
+            lead_follow_quotes(lead=quote.lead)
         count += 1
     return count
 
@@ -503,4 +544,6 @@ def quote_requote(*, quote: Quote, user: AbstractBaseUser, valid_days: int | Non
         quote.save(update_fields=["status", "updated_at"])
         comment = _("Replaced by %(number)s") % {"number": revision.number}
         _record(quote, action="supersede", before=Status.ISSUED, user=user, comment=comment)
+        if quote.lead is not None:
+            lead_follow_quotes(lead=quote.lead)
     return revision

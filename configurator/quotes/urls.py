@@ -11,4 +11,5 @@ urlpatterns = [
     path("<str:number>/", views.quote_detail, name="detail"),
     path("<str:number>/transition/", views.quote_transition, name="transition"),
     path("<str:number>/pdf/", views.quote_pdf, name="pdf"),
+    path("<str:number>/xlsx/", views.quote_xlsx, name="xlsx"),
 ]

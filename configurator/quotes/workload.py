@@ -16,7 +16,8 @@ HEADLINE = (
 FIELDS = {field.name: field for field in WORKLOAD_FIELDS}
 
 
-def _mode(workload: dict[str, object]) -> str:
+def workload_mode(workload: dict[str, object]) -> str:
+    """Return the workload's mode in words ("training", "LoRA fine-tune"), never its key."""
     mode = workload.get("mode")
     if mode == "train":
         return _("training")
@@ -42,7 +43,7 @@ def workload_summary(workload: dict[str, object] | None) -> str:
         return _("No workload: the build was not sized for one.")
     return _("%(size)sB %(mode)s, batch %(batch)s, %(precision)s, context %(context)s tokens") % {
         "size": f"{float(workload['model_params_b']):g}",
-        "mode": _mode(workload),
+        "mode": workload_mode(workload),
         "batch": _value(workload, "batch_size"),
         "precision": _value(workload, "precision"),
         "context": _value(workload, "context_length"),

@@ -5,6 +5,7 @@ SECRET_KEY     required when DEBUG is off
 DEBUG          "1"/"true" for local development (`make run` sets it); off when unset
 ALLOWED_HOSTS  comma-separated host names; local hosts when unset
 CSRF_TRUSTED_ORIGINS  comma-separated origins (https://configurator.example.com) behind a proxy
+TIME_ZONE      the site's time zone, an IANA name; Asia/Shanghai when unset
 """
 
 import os
@@ -12,6 +13,7 @@ import tempfile
 from datetime import timedelta
 from ipaddress import ip_network
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -216,7 +218,18 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 # label in each of them, in this order: one document serves a reader of either. Each is in
 # LANGUAGES (a system check says so) and the PDF font has its glyphs (static/fonts/).
 PDF_LANGUAGES = ["en", "zh-hans"]
-TIME_ZONE = "Asia/Shanghai"
+# A language's number formats where the product writes them otherwise than Django
+# (configurator/formats/<locale>/formats.py: Chinese groups thousands with a comma).
+FORMAT_MODULE_PATH = ["configurator.formats"]
+# The site's time zone: every date and time a page, a PDF or a workbook shows (a quote's issue
+# date, its history, the monthly report's months) is written in it. An IANA name.
+TIME_ZONE = os.environ.get("TIME_ZONE", "").strip() or "Asia/Shanghai"
+try:
+    ZoneInfo(TIME_ZONE)
+except (ZoneInfoNotFoundError, ValueError) as error:
+    raise ImproperlyConfigured(
+        f"TIME_ZONE={TIME_ZONE!r} is not a time zone (an IANA name such as Asia/Shanghai)."
+    ) from error
 USE_I18N = True
 USE_TZ = True
 

@@ -4,6 +4,7 @@ For texts a template reads straight from stored data: a quote's frozen checks, a
 """
 
 from django import template
+from django.utils.translation import gettext
 
 from configurator import translation
 
@@ -13,7 +14,9 @@ register = template.Library()
 @register.filter
 def check_title(check: dict) -> str:
     """Return a check's title (a frozen check of a quote) in the request's language."""
-    return translation.check_title(check.get("code", ""), check.get("title", ""))
+    return translation.check_title(
+        check.get("code", ""), check.get("title", ""), check.get("status", "")
+    )
 
 
 @register.filter
@@ -21,3 +24,20 @@ def written(text: str) -> str:
     """Return text people wrote (a recipe's name or result) in the request's language: its
     catalogue entry where it has one, else as written."""
     return translation.written(text)
+
+
+@register.filter
+def check_code(code: str) -> str:
+    """Return the code a page shows for a check: a pitfall's P1–P8, else nothing (its title
+    names it)."""
+    return translation.check_code(code)
+
+
+@register.filter
+def colon(label: str) -> str:
+    """Return a label followed by a colon as the request's language writes it: "Impact:",
+    "影响：" (docs/glossary.md, "Punctuation"). The same catalogue entry is the forms' label
+    suffix (Django's `gettext(":")`)."""
+    # Translators: the colon after a label, and Django's forms' label suffix; Chinese "：".
+    suffix = gettext(":")
+    return f"{label}{suffix}"

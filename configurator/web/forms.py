@@ -257,9 +257,10 @@ class BuildQueryField(forms.CharField):
     """The build on screen as its permalink's query string; every bad field in it is named."""
 
     widget = forms.HiddenInput
+    MAX_LENGTH = 2000
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(max_length=2000, **kwargs)
+        super().__init__(max_length=self.MAX_LENGTH, **kwargs)
 
     def validate(self, value: str) -> None:
         super().validate(value)
@@ -282,6 +283,12 @@ class LeadForm(forms.ModelForm):
     class Meta:
         model = Lead
         fields = ["name", "company", "email", "phone"]
+
+
+class ShareForm(forms.Form):
+    """Ask for the short link of the build on screen."""
+
+    build = BuildQueryField(label=_("Build"))
 
 
 class LeadBuildForm(forms.Form):

@@ -28,10 +28,11 @@ from configurator.engine.model_shapes import ModelShape, UnknownModelError, publ
 from configurator.engine.performance import Performance
 from configurator.engine.sentence import MAX_SENTENCE
 from configurator.inputs import InputErrors, workload_from_input
+from configurator.money import cny, cny_exact, localized
 from configurator.schemas import WorkloadIn
 from configurator.selectors import CatalogSnapshot
 from configurator.services import Evaluated
-from configurator.translation import check_title, localize
+from configurator.translation import check_code, check_title, localize
 from configurator.web.configuration import (
     PAGE_FIELDS,
     PREFERENCE,
@@ -40,6 +41,7 @@ from configurator.web.configuration import (
     query_value,
 )
 from configurator.web.forms import PickForm
+from configurator.web.number_labels import numbers_text
 from configurator.web.options import Adjustment, Choices, choices
 from configurator.web.reading import Request
 from configurator.web.services import Assessment, Recommended, permalink_query
@@ -73,20 +75,6 @@ SUB_SCORES = (
     ("pcie_lanes", _("PCIe lane headroom")),
     ("memory", _("Memory headroom")),
 )
-
-
-def localized(value: object) -> str:
-    """Write a number as the request's language does (grouping, decimal separator)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return str(value)
-    decimals = 0 if float(value).is_integer() else 2
-    return number_format(value, decimal_pos=decimals, use_l10n=True, force_grouping=True)
-
-
-def cny(amount: float) -> str:
-    """Format a monthly amount in CNY the way the request's language writes money."""
-    number = number_format(round(amount), decimal_pos=0, use_l10n=True, force_grouping=True)
-    return gettext("CNY %(amount)s") % {"amount": number}
 
 
 @dataclass
@@ -214,6 +202,17 @@ def comparison_rows(columns: list[dict]) -> list[tuple[str, list[dict | None]]]:
     return [(code, [rows.get(code) for rows in by_code]) for code in codes]
 
 
+def work_rows(columns: list[dict]) -> list[tuple[str, list[str]]]:
+    """Return the work's figures (time, throughput, cost: `performance_view`, as the
+    configurator shows them) as comparison rows, one per figure any column has, in order; a
+    column without it shows a dash."""
+    labels: list[str] = []
+    for column in columns:
+        labels += [label for label, _ in column["performance"] if label not in labels]
+    figures = [dict(column["performance"]) for column in columns]
+    return [(label, [each.get(label, "—") for each in figures]) for label in labels]
+
+
 def fixes_tag(permalink: str) -> str:
     """Return the short tag of a build that names its checks' fix slots: the fixes answered
     for one build (`views.configure_fixes`) can only fill that build's slots, never those of
@@ -241,16 +240,18 @@ def check_rows(
         rows.append(
             {
                 "code": code,
+                "shown_code": check_code(code),
                 "status": status,
-                "status_label": STATUS_LABELS.get(status, status),
-                "title": check_title(code, str(check.title)),
+                # A problem another check owns says whose it is, not "not applicable".
+                "status_label": gettext("counted by %(code)s") % {"code": check.covered_by}
+                if check.covered_by
+                else STATUS_LABELS.get(status, status),
+                "covered_by": check.covered_by,
+                "title": check_title(code, str(check.title), status),
                 "detail": localize(check.detail),
                 "impact": localize(check.impact),
                 "fix": localize(check.fix),
-                "numbers": " · ".join(
-                    f"{name.replace('_', ' ')} {localized(value)}"
-                    for name, value in check.numbers.items()
-                ),
+                "numbers": numbers_text(check.numbers),
                 "fixable": code in fixes,
                 "fix_change": localize(fixes[code].change.message()) if code in fixes else "",
                 "monthly_loss": cny(losses[code]) if code in losses else "",
@@ -294,7 +295,7 @@ def performance_view(work: Performance | None, scale: float = 1.0) -> list:
                 % {"days": localized(round(days, 1))},
             )
         )
-        rows.append((gettext("Cost per run"), cny(round(work.cost_per_run, 2) * scale)))
+        rows.append((gettext("Cost per run"), cny(work.cost_per_run * scale)))
     if work.mode == Mode.INFER and work.tokens_per_s is not None:
         rows.append(
             (gettext("Output tokens per second"), localized(round(round(work.tokens_per_s, 1))))
@@ -316,7 +317,7 @@ def performance_view(work: Performance | None, scale: float = 1.0) -> list:
         rows.append(
             (
                 gettext("Cost per million output tokens"),
-                cny_exact(round(work.cost_per_million_tokens, 4) * scale),
+                cny_exact(work.cost_per_million_tokens * scale),
             )
         )
     if work.meets_ttft_target is not None:
@@ -328,13 +329,6 @@ def performance_view(work: Performance | None, scale: float = 1.0) -> list:
     if not work.meets_target:
         rows.append((gettext("Deadline or target"), gettext("missed")))
     return rows  # fmt: skip
-
-
-def cny_exact(amount: float) -> str:
-    """Format a small amount in CNY with two decimals (per-token prices): rounded, as the
-    recommender's why says it (`number_format` cuts the decimals it drops)."""
-    number = number_format(round(amount, 2), decimal_pos=2, use_l10n=True, force_grouping=True)
-    return gettext("CNY %(amount)s") % {"amount": number}
 
 
 def verdict_text(evaluated: Evaluated | None, balance: dict | None) -> str:
@@ -364,20 +358,87 @@ def verdict_text(evaluated: Evaluated | None, balance: dict | None) -> str:
     return text
 
 
+def score_words(balanced: bool, threshold: float, failures: int) -> str:
+    """Return what a balance score means for renting the node out, beside the number: a
+    rejected build's score is said to be rejected, however high it is."""
+    if not balanced:
+        return gettext("below %(t)s: not rented out") % {"t": round(threshold)}
+    if failures:
+        return ngettext(
+            "rejected: %(n)s check fails",
+            "rejected: %(n)s checks fail",
+            failures,
+        ) % {"n": failures}
+    return gettext("rented out from %(t)s") % {"t": round(threshold)}
+
+
 def balance_view(evaluated: Evaluated | None, monthly_price: float | None = None) -> dict | None:
     if not evaluated:
         return None
     balance = evaluated.evaluation.balance
     loss = _losses(evaluated).get("balance")
     scale = _price_scale(evaluated, monthly_price)
+    rejected = evaluated.evaluation.verdict == Verdict.REJECT
+    failures = len(evaluated.evaluation.failures)
     return {
         "monthly_loss": cny(loss * scale) if loss is not None else "",
         "overall": round(balance.overall),
         "threshold": round(balance.threshold),
         "balanced": balance.balanced,
+        # The score as the verdict reads it: a rejected build's is shown rejected, in its
+        # colour and its words, even when the node itself is balanced.
+        "rejected": rejected,
+        "words": score_words(balance.balanced, balance.threshold, failures),
         "arc": f"{max(0.0, min(100.0, balance.overall)):.1f} 100",
         "subs": [(key, str(label), round(getattr(balance, key))) for key, label in SUB_SCORES],
     }
+
+
+def power_view(evaluated: Evaluated | None) -> dict | None:
+    """Return the watts the node draws against its PSUs' usable output, as P7 reckoned them
+    (its finding's numbers: one reckoning of power), and whether P7 failed."""
+    if not evaluated:
+        return None
+    p7 = next((check for check in evaluated.evaluation.checks if check.code == "P7"), None)
+    if p7 is None or "load_w" not in p7.numbers:
+        return None
+    numbers = p7.numbers
+    values = {
+        "load": localized(numbers["load_w"]),
+        "psu": localized(numbers["psu_watts"]),
+        "required": localized(numbers["required_w"]),
+    }
+    if p7.failed:
+        text = gettext("%(load)s W drawn · PSUs %(psu)s W, %(required)s W needed") % values
+    else:
+        text = gettext("%(load)s W drawn · PSUs %(psu)s W") % values
+    return {"text": text, "short": p7.failed}
+
+
+def summary_view(evaluated: Evaluated | None, balance: dict | None) -> dict | None:
+    """Return the summary bar's verdict: its word and the checks that fail or warn."""
+    if not evaluated:
+        return None
+    evaluation = evaluated.evaluation
+    failures, warnings = len(evaluation.failures), len(evaluation.warnings)
+    if evaluation.verdict == Verdict.ACCEPT:
+        word = gettext("Accepted")
+        counts = (
+            ngettext("%(n)s check warns", "%(n)s checks warn", warnings) % {"n": warnings}
+            if warnings
+            else gettext("every check passes")
+        )
+    else:
+        word = gettext("Rejected")
+        counts = (
+            ngettext("%(n)s check fails", "%(n)s checks fail", failures) % {"n": failures}
+            if failures
+            else gettext("Balance score %(s)s is below %(t)s.")
+            % {"s": balance["overall"], "t": balance["threshold"]}
+            if balance
+            else ""
+        )
+    return {"word": word, "counts": counts, "power": power_view(evaluated)}
 
 
 def bill_view(assessment: Assessment) -> dict:
@@ -430,10 +491,12 @@ CHINESE_ASIDE = re.compile(r"\s*[(\uff08][^)\uff09]*[\u4e00-\u9fff][^)\uff09]*[)
 
 
 def profile_label(name: str) -> str:
-    """Return a profile's name as the page writes it: a bilingual name's CJK aside only where
-    the page's own words are written in that script (its catalogue's "accepted")."""
+    """Return a profile's name as the page writes it: a bilingual name's CJK aside alone where
+    the page's own words are written in that script (its catalogue's "accepted"), the name
+    without it elsewhere."""
     if CJK.search(str(VERDICT_WORDS["accept"])):
-        return name
+        aside = CHINESE_ASIDE.search(name)
+        return aside.group(0).strip().strip("()\uff08\uff09").strip() if aside else name
     return CHINESE_ASIDE.sub("", name).strip() or name
 
 
@@ -481,6 +544,7 @@ def assessment_context(
         "failures": statuses.count("fail"),
         "warnings": statuses.count("warn"),
         "balance": balance,
+        "summary": summary_view(evaluated, balance),
         "bill": bill_view(assessment),
         "input_errors": assessment.errors,
         "permalink": assessment.permalink_query,

@@ -9,10 +9,14 @@ plain modules beside this one.
 
 from __future__ import annotations
 
+import hashlib
+import secrets
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property, lru_cache
 from urllib.parse import urlencode
+
+from django.db import IntegrityError, transaction
 
 from configurator import selectors, services
 from configurator.engine.build import Build
@@ -33,6 +37,7 @@ from configurator.schemas import BuildIn, WorkloadIn
 from configurator.translation import localize, localized_errors
 from configurator.web.configuration import Configuration, WorkloadChoice
 from configurator.web.fixes import Fix, Judge, fix_for, fixes_for
+from configurator.web.models import ALPHABET, ID_LENGTH, SharedConfiguration
 from configurator.web.pricing import Bill, bill_of_materials
 
 DEFAULT_RECIPE = "S2"  # the page opens on the guide's mid-size training recipe
@@ -258,3 +263,23 @@ def _recommended(item: Recommendation, misses: tuple[Miss, ...] = ()) -> Recomme
         item.performance,
         misses,
     )
+
+
+# Short links ----------------------------------------------------------------------------------
+
+
+def configuration_share(*, query: str) -> SharedConfiguration:
+    """Return the shared configuration (short link) of a permalink's query string: made once,
+    found again for the same query; its id drawn by `secrets` (`models.ALPHABET`)."""
+    digest = hashlib.sha256(query.encode()).hexdigest()
+    for _attempt in range(5):  # a drawn id already taken: five draws in a row cannot all be
+        existing = SharedConfiguration.objects.filter(digest=digest).first()
+        if existing is not None:
+            return existing
+        shared_id = "".join(secrets.choice(ALPHABET) for _ in range(ID_LENGTH))
+        try:
+            with transaction.atomic():
+                return SharedConfiguration.objects.create(id=shared_id, query=query, digest=digest)
+        except IntegrityError:
+            continue  # the id was drawn before, or the same query was shared meanwhile
+    raise RuntimeError("no free id for a shared configuration")

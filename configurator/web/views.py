@@ -11,7 +11,7 @@ from django.contrib.auth.decorators import login_required, permission_required
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url, reswap, retarget
@@ -24,13 +24,23 @@ from configurator.selectors import snapshots as selectors_snapshots
 from configurator.throttle import throttle
 from configurator.translation import localize
 from configurator.web import fragments, presenters, services
-from configurator.web.forms import LeadBuildForm, LeadForm, LeadStatusForm
+from configurator.web.forms import (
+    BuildQueryField,
+    LeadBuildForm,
+    LeadForm,
+    LeadStatusForm,
+    ShareForm,
+)
+from configurator.web.models import SharedConfiguration
 from configurator.web.reading import read_query
 
 COMPARE_SESSION_KEY = "compare"
 COMPARE_MAX = 3
 QUOTE_LIMIT = 5  # quote requests per client address and hour
 QUOTE_WINDOW_S = 3600
+QUOTE_REQUESTED_SESSION_KEY = "quote_requested"  # the lead a page without JavaScript just sent
+SHARE_LIMIT = 60  # short links made per client address and hour
+SHARE_WINDOW_S = 3600
 
 
 def _configurator(
@@ -111,10 +121,15 @@ def _configurator(
     return context, assessment
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request", "Cookie")  # the language may come from its cookie
 def configure(request: HttpRequest) -> HttpResponse:
-    """The configurator; the query string is the build (api.md "Web pages")."""
+    """The configurator; the query string is the build (api.md "Web pages").
+
+    POST is the quote request of a page without JavaScript (`quote`): its answer is this page.
+    """
+    if request.method == "POST":
+        return quote(request)
     tokens = revision_tokens()  # once: the kept fragment's key and the snapshots
     key = fragments.results_key(request, tokens) if request.htmx else ""
     if key and (kept := fragments.cached_results(key)):
@@ -134,6 +149,9 @@ def configure(request: HttpRequest) -> HttpResponse:
         compare_count=len(request.session.get(COMPARE_SESSION_KEY, [])),
         lead_form=LeadForm(initial={"build": assessment.permalink_query}),
     )
+    if requested := request.session.pop(QUOTE_REQUESTED_SESSION_KEY, None):
+        # The request just sent from this page without JavaScript (`quote`): its thanks.
+        context.update(lead=Lead.objects.filter(pk=requested).first(), quote_open=True)
     if not request.htmx:
         return render(request, "web/configure.html", context)
     return push_url(render(request, "web/configure.html#configurator", context), permalink)
@@ -211,20 +229,55 @@ def compare(request: HttpRequest) -> HttpResponse:
         )[0]
         columns.append(column)
     rows = presenters.comparison_rows(columns)
-    return render(request, "web/compare.html", {"columns": columns, "rows": rows})
+    work = presenters.work_rows(columns)
+    return render(request, "web/compare.html", {"columns": columns, "rows": rows, "work": work})
+
+
+def _quote_answer(request: HttpRequest, context: dict, *, status: int = 200) -> HttpResponse:
+    """Answer a quote request where it was made: over htmx the form's region; from the
+    configurator without JavaScript (a POST to /configure/) that page again, for the build
+    the form carried, with the form open and what was typed in it."""
+    form = context.get("form")
+    if request.htmx:
+        return render(request, "web/quote.html#quote", context, status=status)
+    if request.path != reverse("web:configure"):
+        return render(request, "web/quote.html", context, status=status)
+    build = form.data.get("build", "")[: BuildQueryField.MAX_LENGTH] if form is not None else ""
+    page, _ = _configurator(request, QueryDict(build))
+    page.update(
+        context,
+        compare_count=len(request.session.get(COMPARE_SESSION_KEY, [])),
+        lead_form=form,
+        quote_open=True,
+    )
+    return render(request, "web/configure.html", page, status=status)
+
+
+def _quote_too_many(request: HttpRequest, minutes: int) -> HttpResponse:
+    """The 429 of a quote request: the form as it was sent, and when to send it again."""
+    form = LeadForm(request.POST)
+    form.is_valid()  # bound, so every field shows what was typed
+    throttled = ngettext(
+        "Too many requests from your address: at most %(limit)s an hour. Send it again in "
+        "%(minutes)s minute; what you typed stays here.",
+        "Too many requests from your address: at most %(limit)s an hour. Send it again in "
+        "%(minutes)s minutes; what you typed stays here.",
+        minutes,
+    ) % {"limit": QUOTE_LIMIT, "minutes": minutes}
+    return _quote_answer(request, {"form": form, "throttled": throttled}, status=429)
 
 
 @require_POST
-@throttle("quote-request", limit=QUOTE_LIMIT, period=QUOTE_WINDOW_S)
+@throttle("quote-request", limit=QUOTE_LIMIT, period=QUOTE_WINDOW_S, refused=_quote_too_many)
 @vary_on_headers("HX-Request")
 def quote(request: HttpRequest) -> HttpResponse:
-    """Turn a quote request into a lead for presales; limited per client address."""
+    """Turn a quote request into a lead for presales; limited per client address.
+
+    Every answer keeps the customer in the configurator with what they typed: a mistake or the
+    limit answers the form again (400, 429), a lead its thanks."""
     form = LeadForm(request.POST)
-    template = "web/quote.html"
-    if request.htmx:
-        template += "#quote"
     if not form.is_valid():
-        return render(request, template, {"form": form}, status=400)
+        return _quote_answer(request, {"form": form}, status=400)
     read = read_query(QueryDict(form.cleaned_data["build"]))
     assessment = services.configuration_assess(config=read.config, workload=read.workload)
     customer = quote_services.Customer(
@@ -238,7 +291,53 @@ def quote(request: HttpRequest) -> HttpResponse:
         assessed=assessment.assessed_build(),
         language=get_language() or settings.LANGUAGE_CODE,
     )
-    return render(request, template, {"lead": lead, "permalink": assessment.permalink_query})
+    if not request.htmx and request.path == reverse("web:configure"):
+        # Posted, then shown: a reload of the page does not send the request twice.
+        request.session[QUOTE_REQUESTED_SESSION_KEY] = lead.pk
+        url = f"{reverse('web:configure')}?{assessment.permalink_query}#quote"
+        return redirect(url)
+    return _quote_answer(request, {"lead": lead, "permalink": assessment.permalink_query})
+
+
+def _share_answer(request: HttpRequest, context: dict, *, status: int = 200) -> HttpResponse:
+    """Answer a short link asked for: over htmx the link's place beside the permalink, else a
+    page of its own."""
+    template = "web/share.html" + ("#share-link" if request.htmx else "")
+    return render(request, template, context, status=status)
+
+
+def _share_too_many(request: HttpRequest, minutes: int) -> HttpResponse:
+    message = ngettext(
+        "Too many short links from your address: at most %(limit)s an hour. Ask again in "
+        "%(minutes)s minute; the permalink above works meanwhile.",
+        "Too many short links from your address: at most %(limit)s an hour. Ask again in "
+        "%(minutes)s minutes; the permalink above works meanwhile.",
+        minutes,
+    ) % {"limit": SHARE_LIMIT, "minutes": minutes}
+    return _share_answer(request, {"share_errors": [message]}, status=429)
+
+
+@require_POST
+@throttle("share-link", limit=SHARE_LIMIT, period=SHARE_WINDOW_S, refused=_share_too_many)
+@vary_on_headers("HX-Request")
+def share(request: HttpRequest) -> HttpResponse:
+    """Make the short link of the build on screen (`build`: its permalink's query string)."""
+    form = ShareForm(request.POST)
+    if not form.is_valid():
+        errors = [message for messages in form.errors.values() for message in messages]
+        return _share_answer(request, {"share_errors": errors}, status=400)
+    read = read_query(QueryDict(form.cleaned_data["build"]))
+    query = services.permalink_query(read.config, read.workload)  # as the page writes it
+    shared = services.configuration_share(query=query)
+    url = request.build_absolute_uri(reverse("web:shared", args=[shared.pk]))
+    return _share_answer(request, {"short_url": url, "permalink": query})
+
+
+@require_GET
+def shared(request: HttpRequest, shared_id: str) -> HttpResponse:
+    """Open a short link: the configurator on the build and workload it was made for."""
+    configuration = get_object_or_404(SharedConfiguration, pk=shared_id)
+    return redirect(f"{reverse('web:configure')}?{configuration.query}")
 
 
 # Presales -----------------------------------------------------------------------------------

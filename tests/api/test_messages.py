@@ -119,7 +119,7 @@ def test_recommend_answers_the_why_in_chinese(client):
 
 def test_recommend_answers_the_work_line_and_assumptions_in_chinese(client):
     item = zh(client, "/api/v1/recommend", {"workload": TIMED_70B})["builds"][0]
-    assert "每次运行 ¥" in item["why"] and " days on " not in item["why"]
+    assert "每次运行 " in item["why"] and " 元。" in item["why"] and " days on " not in item["why"]
     assumptions = item["performance"]["assumptions"]
     assert "期限 30 天：达到" in assumptions
     assert all(CHINESE.search(note) for note in assumptions)

@@ -36,6 +36,7 @@ SHOWN = {
     (Finding, CheckOut): {
         "code": "code", "status": "status", "title": "title", "detail": "detail",
         "impact": "impact", "fix": "fix", "numbers": "numbers", "change": "fix_change",
+        "covered_by": "covered_by",
         "picks": None,  # which part fields a fix picks: the configurator's, not the API's
     },
     (Performance, PerformanceOut): {

@@ -62,14 +62,14 @@ def single_socket_8_gpu() -> Build:
 
 BUILDS_AND_FAILURES = [
     pytest.param(s1(), set(), id="S1 4×L20 on 2×5318Y 256 GB"),
-    pytest.param(s2(memory_gb=512), {"P3", "memory"}, id="S2 8×A800 512 GB"),
+    pytest.param(s2(memory_gb=512), {"P3"}, id="S2 8×A800 512 GB"),
     pytest.param(s2(memory_gb=768), set(), id="S2 8×A800 768 GB"),
     pytest.param(s3(), set(), id="S3 8×H100 on 2×9754 1 TB"),
     pytest.param(legacy_e5(), {"P1", "pcie_lanes"}, id="legacy dual E5 with 8 GPUs"),
     pytest.param(single_socket_8_gpu(), {"P4", "numa"}, id="one socket carrying 8 GPUs"),
     pytest.param(s2(numa_binding=False), {"P2"}, id="no NUMA binding script"),
-    pytest.param(s2(gpus_cross_numa=2), {"P2", "numa"}, id="GPUs wired across NUMA"),
-    pytest.param(s2(gpus_per_socket=(6, 2)), {"P4", "numa"}, id="6 + 2 split"),
+    pytest.param(s2(gpus_cross_numa=2), {"P2"}, id="GPUs wired across NUMA"),
+    pytest.param(s2(gpus_per_socket=(6, 2)), {"P4"}, id="6 + 2 split"),
     pytest.param(s2(memory_ecc=False), {"P6"}, id="non-ECC memory"),
     pytest.param(s3(psu_watts=RULES.psu_floor_w_8gpu), {"P7"}, id="8×H100 on the 3600 W floor"),
     pytest.param(s2(nvlink=False), set(), id="no NVLink, no workload"),
@@ -208,6 +208,9 @@ MEMORY_CHECKS = [
     pytest.param(checks.memory_below_vram, id="P3"),
     pytest.param(checks.memory_capacity, id="memory"),
 ]
+# P3 owns the shortfall: the memory dimension reports it as counted by P3 (docs/rules.md "One
+# problem counted once"), never as a second failure.
+SHORT = {checks.memory_below_vram: "fail", checks.memory_capacity: "na"}
 
 
 @pytest.mark.parametrize("check", MEMORY_CHECKS)
@@ -215,7 +218,7 @@ def test_memory_at_the_vram_ratio_passes_one_gb_less_fails(check: checks.Check) 
     need = math.ceil(RULES.memory_vram_ratio_min * s2().vram_gb)
     assert need > RULES.memory_floor_gb_8gpu
     assert status(check, s2(memory_gb=need)) == "pass"
-    assert status(check, s2(memory_gb=need - 1)) == "fail"
+    assert status(check, s2(memory_gb=need - 1)) == SHORT[check]
 
 
 @pytest.mark.parametrize("check", MEMORY_CHECKS)
@@ -225,7 +228,7 @@ def test_an_8_gpu_node_needs_the_memory_floor(check: checks.Check) -> None:
 
     assert RULES.memory_vram_ratio_min * cards(0).vram_gb < RULES.memory_floor_gb_8gpu
     assert status(check, cards(RULES.memory_floor_gb_8gpu)) == "pass"
-    assert status(check, cards(RULES.memory_floor_gb_8gpu - 1)) == "fail"
+    assert status(check, cards(RULES.memory_floor_gb_8gpu - 1)) == SHORT[check]
 
 
 def test_the_memory_floor_does_not_apply_below_8_gpus() -> None:
@@ -239,7 +242,7 @@ def test_a_profile_can_require_memory_per_gpu(check: checks.Check) -> None:
     need = NVIDIA_RA.memory_per_gpu_gb_min * s2().gpu_count
     assert need > RULES.memory_vram_ratio_min * s2().vram_gb
     assert check(s2(memory_gb=need), None, NVIDIA_RA).status is Status.PASS
-    assert check(s2(memory_gb=need - 1), None, NVIDIA_RA).status is Status.FAIL
+    assert check(s2(memory_gb=need - 1), None, NVIDIA_RA).status == SHORT[check]
 
 
 def test_memory_fix_rounds_up_to_a_ddr4_population_without_48_gb_dimms() -> None:
@@ -288,7 +291,7 @@ def test_p4_fix_spreads_more_gpus_than_two_sockets_hold_over_nodes() -> None:
         pytest.param(2, (5, 4), "pass", id="5 + 4 differs by one"),
         pytest.param(2, (5, 3), "warn", id="5 + 3 uneven within the maximum"),
         pytest.param(2, (4, 2), "warn", id="4 + 2 uneven"),
-        pytest.param(2, (6, 2), "fail", id="6 + 2 over the maximum"),
+        pytest.param(2, (6, 2), "na", id="6 + 2 over the maximum: counted by P4"),
         pytest.param(1, (4,), "fail", id="one socket: the baseline is dual-socket"),
         pytest.param(1, (6,), "fail", id="one socket over the maximum"),
     ],
@@ -311,8 +314,9 @@ def test_single_socket_passes_numa_only_when_the_profile_allows_one_socket() -> 
     assert checks.numa_affinity(build, None, one_socket_ok).status == "pass"
 
 
-def test_numa_fails_a_gpu_served_across_numa_nodes() -> None:
-    assert status(checks.numa_affinity, s2(gpus_cross_numa=1)) == "fail"
+def test_numa_leaves_a_gpu_served_across_numa_nodes_to_p2() -> None:
+    assert status(checks.numa_binding, s2(gpus_cross_numa=1)) == "fail"
+    assert status(checks.numa_affinity, s2(gpus_cross_numa=1)) == "na"
 
 
 # P5: NVLink for multi-GPU training ---------------------------------------------------------
@@ -520,7 +524,7 @@ def s3_fabric(**changes: object) -> Build:
 RECIPES_WITH_WORKLOADS = [
     pytest.param(s1(), LORA_7B, set(), id="S1 LoRA fine-tuning of 7B"),
     pytest.param(s1(), SMALL_BATCH, {"P8"}, id="S1 small-batch inference: base clock"),
-    pytest.param(s2(memory_gb=512), TRAIN_34B, {"P3", "memory"}, id="S2 512 GB, 34B training"),
+    pytest.param(s2(memory_gb=512), TRAIN_34B, {"P3"}, id="S2 512 GB, 34B training"),
     pytest.param(s2(), TRAIN_34B, set(), id="S2 768 GB, 34B training"),
     pytest.param(s2(nvlink=False), TRAIN_34B, {"P5"}, id="S2 without NVLink, 34B training"),
     pytest.param(s3_fabric(nodes=6), TRAIN_175B, set(), id="S3 × 6 nodes, 175B training"),

@@ -39,11 +39,19 @@ def test_one_socket_passes_the_dimension_where_the_profile_allows_one() -> None:
     assert finding.status is Status.PASS
 
 
-def test_two_sockets_keep_the_guides_measured_numa_loss() -> None:
-    build = s2(gpu_count=8, gpus_per_socket=(6, 2))
-    finding = checks.numa_affinity(build, None, RULES)
-    assert finding.failed
-    assert finding.impact == catalogue.NUMA.impact
+def test_two_sockets_keep_the_guides_measured_cross_numa_loss_on_p2() -> None:
+    """A GPU served across NUMA nodes is P2's (docs/rules.md "One problem counted once"): P2
+    fails with the guide's measured loss, the NUMA dimension says P2 counts it."""
+    build = s2(gpu_count=8, gpus_per_socket=(4, 4), gpus_cross_numa=1)
+    p2 = checks.numa_binding(build, None, RULES)
+    assert p2.failed and p2.impact == catalogue.P2.impact
+    numa = checks.numa_affinity(build, None, RULES)
+    assert numa.status is Status.NA and numa.covered_by == "P2"
+
+
+def test_a_profile_of_more_sockets_keeps_the_numa_dimensions_loss() -> None:
+    finding = checks.numa_affinity(s2(), None, replace(RULES, sockets_min=4))
+    assert finding.failed and finding.impact == catalogue.NUMA.impact
 
 
 def test_p2_on_one_socket_does_not_claim_the_cross_numa_loss() -> None:

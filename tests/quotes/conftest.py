@@ -1,14 +1,10 @@
 """Quotes fixtures: a build the rules accept, one they refuse, and a quote factory."""
 
 import copy
-from decimal import Decimal
 
 import pytest
 from django.conf import settings
 from django.utils import translation
-
-from configurator.quotes import services
-from configurator.schemas import BuildIn, WorkloadIn
 
 # The recommender's second answer for a 34B training workload: accepted by the baseline.
 GOOD_BUILD = {
@@ -52,29 +48,17 @@ def bad_build():
 
 
 @pytest.fixture
-def make_quote(presales):
-    def make(build=None, *, owner=None, workload=WORKLOAD, **kwargs):
-        return services.quote_create(
-            owner=owner or presales,
-            customer=services.Customer(**CUSTOMER),
-            build=BuildIn.model_validate(build or GOOD_BUILD),
-            workload=WorkloadIn.model_validate(workload) if workload else None,
-            term_months=kwargs.pop("term_months", 12),
-            discount_pct=kwargs.pop("discount_pct", Decimal("5")),
-            **kwargs,
-        )
+def lead_with_build(presales):
+    """A customer's lead and a build presales saved to it."""
+    from configurator.quotes.models import Lead, LeadBuild
 
-    return make
-
-
-@pytest.fixture
-def make_issued(make_quote, presales, architect):
-    """Write a quote and take it through review to the customer: issued."""
-
-    def make(**kwargs):
-        quote = make_quote(**kwargs)
-        services.quote_submit(quote=quote, user=presales)
-        services.quote_approve(quote=quote, user=architect)
-        return services.quote_issue(quote=quote, user=presales)
-
-    return make
+    lead = Lead.objects.create(
+        name="Li Wei", company="Example AI Ltd", email="li@example.com", phone="+86 10 1234",
+        build=GOOD_BUILD, workload=WORKLOAD, permalink="", monthly_price=1, verdict="accept",
+        language="en",
+    )  # fmt: skip
+    saved = LeadBuild.objects.create(
+        lead=lead, build=GOOD_BUILD, workload=WORKLOAD, permalink="", monthly_price=1,
+        verdict="accept", created_by=presales,
+    )  # fmt: skip
+    return lead, saved

@@ -86,18 +86,6 @@ def test_any_new_quote_form_is_a_draft_or_names_the_field(presales_client, chang
         assert Quote.objects.count() == quotes
 
 
-@FUZZ
-@given(changes=forms)
-def test_any_edit_of_a_draft_is_saved_or_names_the_field(presales_client, make_quote, changes):
-    quote = make_quote()
-    before = Quote.objects.values().get(pk=quote.pk)
-    response = presales_client.post(f"/quotes/{quote.number}/", {**FORM, **changes})
-    assert response.status_code in (302, 400), response.content[:300]
-    if response.status_code == 400:
-        assert response.context["edit_form"].errors
-        assert Quote.objects.values().get(pk=quote.pk) == before
-
-
 ACTIONS = st.sampled_from(["submit", "approve", "return", "issue", "accept", "cancel", "requote",
                            "supersede", "", "SUBMIT", "²", "\x00"])  # fmt: skip
 
@@ -118,7 +106,7 @@ def test_any_sequence_of_buttons_answers_or_refuses(presales, architect, make_qu
         readable = selectors.quote_for(user, number) is not None
         expected = (200, 302, 400, 403, 409) if readable else (404,)
         assert response.status_code in expected, response.content[:300]
-        if response.status_code in (400, 409):
+        if response.status_code in (400, 403, 409):  # said where the button was pressed
             assert response.context["errors"]
         quote = Quote.objects.order_by("-pk").first()  # a re-quote goes on with the revision
 

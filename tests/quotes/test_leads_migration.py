@@ -95,10 +95,11 @@ def test_leads_saved_builds_and_their_quotes_survive_the_move(quoted_lead, clien
     assert moved.builds.get().verdict == "reject"
     quote = Quote.objects.get(pk=quote.pk)
     assert quote.lead == lead and quote.saved_build == saved
-    assert Lead.objects.get(pk=lead.pk).status == Lead.Status.QUOTED
+    # Its quote is a draft: the lead is drafting (quotes.0006), quoted once it is issued.
+    assert Lead.objects.get(pk=lead.pk).status == Lead.Status.DRAFTING
     assert rights(PRESALES, "quotes") >= LEAD_RIGHTS
     assert rights(ARCHITECTS, "quotes") >= LEAD_RIGHTS
-    assert not ContentType.objects.filter(app_label="web").exists()
+    assert not ContentType.objects.filter(app_label="web", model__in=["lead", "leadbuild"]).exists()
     # The groups' rights still open the workspace on the moved rows.
     client.force_login(quote.owner)
     page = client.get(reverse("web:presales_lead", args=[older.pk]))
@@ -117,7 +118,26 @@ def test_a_database_migrated_back_and_forth_keeps_the_rights(quoted_lead):
 
     assert rights(PRESALES, "quotes") >= LEAD_RIGHTS
     assert rights(ARCHITECTS, "quotes") >= LEAD_RIGHTS
-    assert not ContentType.objects.filter(app_label="web").exists()
+    assert not ContentType.objects.filter(app_label="web", model__in=["lead", "leadbuild"]).exists()
     presales = UserFactory(username="presales-2", is_staff=True)
     presales.groups.add(Group.objects.get(name=PRESALES))
     assert presales.has_perm("quotes.change_lead") and not presales.has_perm("quotes.delete_lead")
+
+
+def test_leads_called_quoted_for_a_draft_or_a_cancelled_quote_follow_them(quoted_lead):
+    lead, _, quote = quoted_lead
+    other = Lead.objects.create(**{f.name: getattr(lead, f.name) for f in Lead._meta.fields
+                                   if f.name not in ("id", "status")})  # fmt: skip
+    withdrawn = services.quote_create(
+        owner=quote.owner, customer=services.Customer(**CUSTOMER),
+        build=BuildIn.model_validate(GOOD_BUILD),
+        saved_build=LeadBuild.objects.create(lead=other, build=GOOD_BUILD, permalink="",
+                                             monthly_price=1, verdict="accept"),
+    )  # fmt: skip
+    services.quote_cancel(quote=withdrawn, user=quote.owner)
+    apps = migrate([("quotes", "0005_leads")])
+    # Before quotes.0006 a lead was quoted as soon as a draft was written from it.
+    apps.get_model("quotes", "Lead").objects.update(status="quoted")
+    migrate()
+    assert Lead.objects.get(pk=lead.pk).status == Lead.Status.DRAFTING
+    assert Lead.objects.get(pk=other.pk).status == Lead.Status.IN_PROGRESS

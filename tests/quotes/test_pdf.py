@@ -146,7 +146,7 @@ def test_the_pdf_names_the_workload_in_both_languages(make_quote):
     workload = {"model_params_b": 13, "mode": "finetune", "batch_size": 4}
     text = " ".join(pdf_text(pdf.quote_pdf(make_quote(workload=workload))).split())
     assert "Sized for: 13B full fine-tune, batch 4, bf16, context 2048 tokens" in text
-    assert "13B全参数微调，批大小4，bf16，上下文2048词元" in text.replace(" ", "")
+    assert "13B全参数微调，批大小4，bf16，上下文2048token" in text.replace(" ", "")
     assert "8 × NVIDIA A800 80GB PCIe per node, 1 node" in text
 
 
@@ -159,7 +159,7 @@ def test_the_pdf_is_written_in_the_languages_the_settings_name(settings, make_qu
     settings.PDF_LANGUAGES = ["en", japanese]
     text = pdf_text(pdf.quote_pdf(make_quote()))
     assert "Quotation" in text and JAPANESE["Quotation"] in text and "报价单" not in text
-    title = JAPANESE["Legacy PCIe 3.0 platform carrying several GPUs"]  # a check's title
+    title = JAPANESE["PCIe generation fit for the node's GPUs"]  # a passed check's title
     assert title.replace(" ", "") in "".join(text.split())  # wrapped in its cell
 
 

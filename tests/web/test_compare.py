@@ -47,3 +47,42 @@ def test_a_build_can_be_removed(client):
     client.post(reverse("web:compare"), {"build": LEGACY})
     client.post(reverse("web:compare"), {"remove": LEGACY})
     assert client.get(reverse("web:compare")).context["columns"] == []
+
+
+WORK = "&model_params_b=7&mode=train&batch_size=64&train_tokens=2e10&deadline_days=30"
+SERVE = "&model_params_b=70&mode=infer&concurrent_users=50&target_tokens_per_s=2000"
+
+
+def test_the_works_time_and_cost_are_compared_as_the_configurator_shows_them(client):
+    from django.http import QueryDict
+
+    from configurator.web import presenters, services
+    from configurator.web.reading import read_query
+
+    for build in (LEGACY + WORK, MODERN + WORK):
+        client.post(reverse("web:compare"), {"build": build})
+    response = client.get(reverse("web:compare"))
+    work = dict(response.context["work"])
+    assert {"Time to train", "Cost per run"} <= set(work)
+    for index, build in enumerate((LEGACY + WORK, MODERN + WORK)):
+        read = read_query(QueryDict(build))
+        assessed = services.configuration_assess(config=read.config, workload=read.workload)
+        shown = presenters.assessment_context(assessed)["performance"]  # the configurator's
+        assert [work[label][index] for label, _ in shown] == [value for _, value in shown]
+    html = response.content.decode()
+    assert '<tr class="work"><th scope="row">Cost per run</th>' in html
+
+
+def test_training_and_serving_builds_show_each_their_figures(client):
+    client.post(reverse("web:compare"), {"build": MODERN + WORK})
+    client.post(reverse("web:compare"), {"build": MODERN + SERVE})
+    work = dict(client.get(reverse("web:compare")).context["work"])
+    assert work["Time to train"][1] == "—" and work["Output tokens per second"][0] == "—"
+    assert work["Output tokens per second"][1] != "—"
+
+
+def test_without_work_the_page_says_what_to_give(client):
+    client.post(reverse("web:compare"), {"build": LEGACY})
+    response = client.get(reverse("web:compare"))
+    assert response.context["work"] == []
+    assert "Give the workload its work" in response.content.decode()

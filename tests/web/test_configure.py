@@ -103,7 +103,7 @@ def test_apply_fix_over_htmx_answers_the_fragment_and_pushes_the_permalink(clien
 def test_htmx_change_answers_only_the_fragment_with_the_live_verdict(client):
     response, html = page(client, LEGACY, HTTP_HX_REQUEST="true")
     assert "<html" not in html
-    assert 'id="verdict-live" hx-swap-oob="true"' in html
+    assert '<div id="summary-bar" hx-swap-oob="innerHTML">' in html  # the bar's content only
     assert "Rejected" in html
     assert response["HX-Push-Url"].startswith(f"{URL}?cpu=xeon-e5-2680-v4")
 
@@ -133,9 +133,7 @@ def test_a_change_that_keeps_the_forms_options_redraws_only_the_results(client):
     assert response["HX-Reswap"] == "outerHTML"
     assert 'id="configure-form"' not in fragment
     assert '<section class="results" id="results"' in fragment
-    assert 'id="verdict-live" hx-swap-oob="true" class="visually-hidden" aria-live="polite"' in (
-        fragment
-    )
+    assert '<div id="summary-bar" hx-swap-oob="innerHTML">' in fragment
     assert 'id="language-next" value="/configure/?' in fragment
     assert "memory_gb=512" in response["HX-Push-Url"]
     assert "HX-Request" in response["Vary"]
@@ -276,3 +274,65 @@ def test_a_recipe_opens_with_the_gpu_count_it_names_and_is_accepted(client, code
     opened = parse_qs(urlsplit(response["HX-Push-Url"]).query)
     assert low <= int(opened["gpu_count"][0]) <= high
     assert 'class="verdict verdict-accept"' in html
+
+
+def test_the_summary_bar_is_a_live_region_with_verdict_score_price_and_watts(client):
+    """8 GPUs on one socket with non-ECC memory: rejected, and its score said so."""
+    query = "cpu=epyc-9754&gpu=h100-80g-sxm&gpu_count=8&cpu_count=1&gpus_per_socket=8"
+    _, html = page(client, query + "&memory_ecc=false")
+    start = html.index('<div id="summary-bar"')
+    bar = html[start : html.index('<div id="configurator"', start)]
+    assert 'aria-live="polite"' in bar and 'role="status"' in bar
+    assert ">Rejected<" in bar and "checks fail" in bar
+    assert 'class="bar-score score-rejected"' in bar and "rejected" in bar
+    assert "per month" in bar and "CNY " in bar
+    assert " W drawn · PSUs " in bar
+    gauge = html[html.index('<figure class="gauge') :]
+    assert gauge.startswith('<figure class="gauge score-rejected"')
+    assert 'class="gauge-value bad"' in gauge[: gauge.index("</figure>")]
+
+
+S2_1024 = "cpu=xeon-gold-6530&gpu=a800-80g-sxm&gpu_count=8&memory_gb=1024"
+
+
+def test_a_high_score_of_a_rejected_build_is_shown_rejected(client):
+    _, html = page(client, S2_1024 + "&psu_watts=4400")  # P7 fails; balance 99
+    bar = html[html.index('<div id="summary-bar"') : html.index('<div id="configurator"')]
+    assert ">Rejected<" in bar and "score-rejected" in bar and "<span>rejected</span>" in bar
+    assert "rejected: 1 check fails" in html[html.index('id="gauge-caption"') :][:200]
+    assert "5,284 W drawn · PSUs 4,400 W, 5,813 W needed" in bar
+    assert 'class="bar-power power-short"' in bar
+
+
+def test_an_accepted_builds_score_reads_as_rented_out(client):
+    _, html = page(client, S2_1024 + "&psu_watts=6000")
+    bar = html[html.index('<div id="summary-bar"') : html.index('<div id="configurator"')]
+    assert ">Accepted<" in bar and "every check passes" in bar
+    assert "score-rejected" not in bar and "rented out from 85" in bar
+    assert "5,284 W drawn · PSUs 6,000 W<" in bar
+
+
+def test_a_passed_check_says_what_passed_in_both_languages(client):
+    _, html = page(client, S2_1024)
+    p6 = html[html.index('id="check-P6"') :]
+    p6 = p6[: p6.index("</li>")]
+    assert "ECC server memory" in p6 and "Non-ECC" not in p6
+    _, chinese = page(client, S2_1024, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    p6 = chinese[chinese.index('id="check-P6"') :]
+    assert "服务器 ECC 内存" in p6[: p6.index("</li>")]
+
+
+def test_a_problem_another_check_owns_says_whose_it_is(client):
+    _, html = page(client, "cpu=xeon-gold-6530&gpu=a800-80g-sxm&gpu_count=8&memory_gb=512")
+    memory = html[html.index('id="check-memory"') :]
+    memory = memory[: memory.index("</li>")]
+    assert "check status-na" in html[html.index('id="check-memory"') - 40 :][:60]
+    assert "counted by P3" in memory and "Apply fix" not in memory
+
+
+def test_the_skip_link_is_the_first_stop_and_targets_the_results(client):
+    _, html = page(client, LEGACY)
+    body = html[html.index("<body") :]
+    first_link = re.search(r"<(a|button|input|select)\b[^>]*>", body).group(0)
+    assert 'class="skip-link" href="#results"' in first_link
+    assert 'id="results"' in html and 'tabindex="-1"' in html

@@ -200,3 +200,42 @@ def test_a_saved_build_opens_a_new_quote_with_its_build(presales_client, lead):
     form = presales_client.get(link).content.decode()
     assert "h100-80g-sxm" in form
     assert lead.company in form and lead.email in form  # the customer comes from the lead
+
+
+def test_without_javascript_a_mistake_answers_the_configurator_with_what_was_typed(client):
+    response = client.post(reverse("web:configure"), {**CUSTOMER, "phone": "call me"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'id="configurator"' in html and '<details class="quote-box" open>' in html
+    assert 'id="err_phone"' in html
+    assert 'value="Li Wei"' in html and 'value="Example AI Ltd"' in html
+    assert '<option value="h100-80g-sxm" selected>' in html  # the build the request was for
+    assert 'action="/configure/"' in html  # and the form sends the next try here again
+    assert not Lead.objects.exists()
+
+
+def test_without_javascript_a_request_is_thanked_on_the_configurator(client):
+    response = client.post(reverse("web:configure"), CUSTOMER)
+    assert response.status_code == 302
+    assert response["Location"].startswith("/configure/?cpu=epyc-9754")
+    lead = Lead.objects.get()
+    page = client.get(response["Location"]).content.decode()
+    assert f"Your request #{lead.pk} has reached our presales engineers" in page
+    again = client.get(response["Location"]).content.decode()
+    assert "Your request #" not in again  # thanked once; a reload sends nothing
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_past_the_limit_the_form_keeps_what_was_typed(client, htmx):
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    url = reverse("web:quote") if htmx else reverse("web:configure")
+    for _ in range(QUOTE_LIMIT):
+        assert client.post(url, CUSTOMER, **headers).status_code in (200, 302)
+    response = client.post(url, {**CUSTOMER, "name": "Wang Fang"}, **headers)
+    assert response.status_code == 429 and response["Retry-After"]
+    html = response.content.decode()
+    assert "Too many requests from your address: at most 5 an hour." in html
+    assert 'id="err_throttled"' in html and 'value="Wang Fang"' in html
+    assert 'value="li.wei@example.com"' in html
+    assert ("<html" in html) is not htmx  # over htmx the form's region, else the configurator
+    assert Lead.objects.count() == QUOTE_LIMIT

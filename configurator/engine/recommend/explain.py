@@ -246,12 +246,12 @@ def explain(item: Recommendation, workload: Workload, rules: RuleParams, scenari
 
 
 def work_line(item: Recommendation) -> Message:
-    """Say what the work takes and costs on this build: "23 days on 4 × 8 H100; ¥… per run"."""
+    """Say what the work takes and costs on this build: "23 days on 4 × 8 H100; CNY … per run"."""
     work = item.performance
     where = _build_gpus(item.build)
     if work.time_to_train_days is not None:
         return _(
-            "%(days)s on %(where)s; ¥%(cost)s per run.",
+            "%(days)s on %(where)s; CNY %(cost)s per run.",
             days=counted_days(num(work.time_to_train_days)), where=where,
             cost=f"{work.cost_per_run:,.0f}",
         )  # fmt: skip
@@ -260,7 +260,7 @@ def work_line(item: Recommendation) -> Message:
         served = served_note(plan.count, counted_gpus(plan.gpus), plan.sequences)
         return _(
             "%(tokens)s output tokens/s on %(where)s (%(served)s), first token in %(ttft)s s "
-            "and then one every %(tpot)s ms for each user; ¥%(cost)s per million output tokens.",
+            "and then one every %(tpot)s ms for each user; CNY %(cost)s per million output tokens.",
             tokens=f"{work.tokens_per_s:,.0f}", where=where, served=served,
             ttft=f"{work.time_to_first_token_s:.2f}", tpot=_milliseconds(work),
             cost=f"{work.cost_per_million_tokens:,.2f}",

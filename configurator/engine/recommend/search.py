@@ -19,11 +19,12 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from functools import partial
+from typing import NamedTuple
 
 from configurator.engine.build import Build, Cpu, Gpu, Nic, Platform, Workload
 from configurator.engine.catalog import Catalog
 from configurator.engine.evaluate import Verdict, evaluate
-from configurator.engine.fabric import nic_requirement
+from configurator.engine.fabric import NicRequirement, nic_requirement
 from configurator.engine.findings import Status
 from configurator.engine.memory import memory_requirement
 from configurator.engine.performance import (
@@ -89,6 +90,16 @@ from configurator.engine.sizing import gpus_needed, size_workload, usable_gb
 CPU_SENSITIVE: frozenset[str] = REGISTRY.cpu_sensitive_codes()
 
 
+class NodeSizes(NamedTuple):
+    """The GPU counts a node of a platform carries, those whose fabric NICs it takes, the
+    NICs the GPU asks for and the cheapest NIC that meets them (None: the catalog has none)."""
+
+    sizes: tuple[int, ...]
+    networked: tuple[int, ...]
+    requirement: NicRequirement
+    nic: Nic | None
+
+
 @dataclass
 class Search:
     """The state of one recommendation search."""
@@ -125,6 +136,7 @@ class Search:
     node_ram: dict[tuple[int, float], float] = field(default_factory=dict)  # GB the rules ask
     work_costs: dict[tuple[str, int | None], float] = field(default_factory=dict)
     limit_cost: float | None = None  # `work_limit`, kept until a build is found
+    sizes_known: dict[tuple[int, int], NodeSizes] | None = None  # `node_sizes`, per catalog
 
     def unit(self, gpu: Gpu, platform: Platform, plan: Layout, pcie_gen: int) -> Performance:
         """Return the work's figures on this layout at a monthly price of 1 (memoised).
@@ -293,12 +305,27 @@ class Search:
             self.nics[speed_min] = cheapest_nic(self.catalog.nics, speed_min)
         return self.nics[speed_min]
 
+    def node_sizes(self, gpu: Gpu, platform: Platform) -> NodeSizes:
+        """Return the GPU counts a node of the platform carries and those whose NICs it takes.
+
+        A fact of the two parts and the rules alone, derived once per catalog and rules (the
+        parts are the catalog's own objects, so they are known by identity).
+        """
+        known = self.sizes_known
+        if known is None:
+            known = self.sizes_known = self.catalog.derived(("node sizes", self.rules), dict)
+        key = (id(gpu), id(platform))
+        if key not in known:
+            requirement = nic_requirement(gpu, self.rules)
+            nic = self.nic_for(requirement.speed_gbps_min)
+            sizes = platform_node_sizes(gpu, platform, self.rules)
+            networked = fabric_sizes(sizes, platform, requirement) if nic else ()
+            known[key] = NodeSizes(sizes, networked, requirement, nic)
+        return known[key]
+
     def plan(self, gpu: Gpu, platform: Platform) -> Layout | None:
         """Lay the workload out on nodes of the platform: deployable shapes, NICs that fit."""
-        requirement = nic_requirement(gpu, self.rules)
-        nic = self.nic_for(requirement.speed_gbps_min)
-        sizes = platform_node_sizes(gpu, platform, self.rules)
-        networked = fabric_sizes(sizes, platform, requirement) if nic else ()
+        sizes, networked, requirement, nic = self.node_sizes(gpu, platform)
         # Inference replicas do not depend on the NICs: one deployment serves every platform
         # with these node sizes, and the NICs are checked after.
         needed = self.needed.get(gpu.slug, 1)
@@ -525,13 +552,9 @@ def _most_gpus(search: Search, gpu: Gpu, platform: Platform) -> int:
     """Return the most GPUs a build of this GPU on this platform spans (0: none)."""
     if not platform.takes_gpu(gpu):
         return 0
-    sizes = platform_node_sizes(gpu, platform, search.rules)
+    sizes, networked, _, _ = search.node_sizes(gpu, platform)
     if not sizes:
         return 0
-    requirement = nic_requirement(gpu, search.rules)
-    networked = fabric_sizes(sizes, platform, requirement)
-    if not search.nic_for(requirement.speed_gbps_min):
-        networked = ()
     spread = networked if data_parallel(search.workload) else sizes
     return max(max(sizes), search.max_nodes * max(spread, default=0))
 
