@@ -490,13 +490,13 @@ class _Reader:
                 self.notes.append(
                     _(
                         "%(words)s: a distilled model; the known models do not hold its base "
-                        "%(base)s: give its size (\"a 7B\").",
+                        "%(base)s: give its size instead, such as 7B.",
                         words=self.said(span), base=Written(span.value),
                     )
                     if span.value
                     else _(
                         "%(words)s: a distilled model the known models do not hold: give its "
-                        "size (\"a 7B\").",
+                        "size instead, such as 7B.",
                         words=self.said(span),
                     )
                 )  # fmt: skip
