@@ -9,7 +9,6 @@ PSU output after redundancy, and whether the delivery image binds ranks to NUMA 
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from django.utils.translation import gettext as _
@@ -17,9 +16,9 @@ from django.utils.translation import gettext_lazy
 
 from configurator import selectors
 from configurator.engine import build as engine
-from configurator.engine.catalog import Catalog
 from configurator.engine.evaluate import Evaluation, evaluate
 from configurator.fleet.probe.facts import NodeFacts, node_facts
+from configurator.fleet.probe.matching import match_cpu, match_gpu
 from configurator.fleet.probe.parsers import ProbeParseError
 from configurator.fleet.rows import build_fields
 
@@ -48,6 +47,18 @@ FINDING_TEXT = {
     "not_collected": gettext_lazy(
         "%(subject)s is missing (%(command)s): its checks could not be made."
     ),
+    "gpu_count_mismatch": gettext_lazy(
+        "The files count different numbers of GPUs (%(counts)s): a GPU may have fallen off "
+        "the bus or a capture is incomplete. Check nvidia-smi -L and dmesg."
+    ),
+    "topo_cut_short": gettext_lazy(
+        "%(subject)s is cut short (%(rows)s rows for %(columns)s columns): the GPUs' "
+        "placement on the sockets cannot be read from it. Capture nvidia-smi topo -m again."
+    ),
+    "unknown_part": gettext_lazy(
+        "%(subject)s is not a part the catalog knows: the checks that depend on it are not "
+        "judged (never on the nearest part). Add it to the catalog to judge this node."
+    ),
 }
 # The short name of each finding, shown where the code would be (the API keeps the code).
 FINDING_TITLE = {
@@ -58,9 +69,14 @@ FINDING_TITLE = {
     "gpu_ecc_off": gettext_lazy("GPU ECC off"),
     "nvlink_missing": gettext_lazy("No NVLink"),
     "not_collected": gettext_lazy("Output not collected"),
+    "gpu_count_mismatch": gettext_lazy("GPU counts disagree"),
+    "topo_cut_short": gettext_lazy("Topology cut short"),
+    "unknown_part": gettext_lazy("Unknown part"),
 }
-SEVERE = frozenset({"pcie_width", "pcie_gen", "cross_socket", "non_ecc", "gpu_ecc_off"})
-NOISE = re.compile(r"\((?:R|TM)\)|\bCPU\b|\bProcessor\b|@.*$|\d+-Core", re.IGNORECASE)
+SEVERE = frozenset({"pcie_width", "pcie_gen", "cross_socket", "non_ecc", "gpu_ecc_off",
+                    "gpu_count_mismatch"})  # fmt: skip
+# Findings after which the GPUs' placement is not known: no verdict is made on a guess.
+UNPLACED = frozenset({"gpu_count_mismatch", "topo_cut_short"})
 
 
 def finding_text(finding: dict[str, object]) -> str:
@@ -97,50 +113,6 @@ def finding_title(finding: dict[str, object]) -> str:
     return str(FINDING_TITLE[finding["code"]])
 
 
-def _model_tokens(name: str) -> list[str]:
-    return [token for token in re.split(r"[\s\-/]+", name.upper()) if token]
-
-
-def match_cpu(model: str, catalog: Catalog) -> engine.Cpu | None:
-    """Return the catalog CPU an lscpu model name is, or None."""
-    cleaned = " ".join(NOISE.sub(" ", model).split())
-    found = catalog.find("cpus", cleaned)
-    if found:
-        return found
-    tokens = _model_tokens(cleaned)
-    for cpu in catalog.cpus:
-        number = cpu.name.split()[-1].upper()  # "6530", "9754", "V4" is not enough alone
-        if any(ch.isdigit() for ch in number) and number in tokens:
-            family = cpu.name.split()[1].upper()  # XEON / EPYC
-            if family in tokens:
-                return cpu
-    return None
-
-
-def match_gpu(product: str, catalog: Catalog, *, sxm_hint: bool) -> engine.Gpu | None:
-    """Return the catalog GPU a product name is, its form factor told by SXM/HBM3 or links."""
-    tokens = _model_tokens(product.replace("GeForce", ""))
-    sxm = sxm_hint or any("SXM" in token for token in tokens) or "HBM3" in tokens
-    candidates = []
-    for gpu in catalog.gpus:
-        model = next((t for t in _model_tokens(gpu.name) if any(c.isdigit() for c in t)), "")
-        if model and model in tokens:
-            candidates.append(gpu)
-    if not candidates:
-        return None
-    wanted = engine.FormFactor.SXM if sxm else engine.FormFactor.PCIE
-    # Of one model number, the form factor first, then the name sharing most words with the
-    # product ("NVIDIA H100 NVL" is the H100 NVL, not the H100 PCIe); first listed on a tie.
-    return max(
-        candidates,
-        key=lambda gpu: (
-            gpu.form_factor == wanted,
-            len(set(_model_tokens(gpu.name)) & set(tokens)),
-            -candidates.index(gpu),
-        ),
-    )
-
-
 @dataclass
 class ProbeReport:
     facts: NodeFacts
@@ -173,10 +145,18 @@ def probe_report(facts: NodeFacts, *, psu_watts: int, numa_binding: bool) -> Pro
         report.problems.append(
             _("The CPU %(model)s is not in the catalog.") % {"model": facts.cpu.model}
         )
+        findings.append({"code": "unknown_part", "subject": facts.cpu.model, "params": {}})
     if gpu is None:
         report.problems.append(
             _("The GPU %(model)s is not in the catalog.") % {"model": ", ".join(gpu_names)}
         )
+        findings.append({"code": "unknown_part", "subject": ", ".join(sorted(gpu_names)),
+                         "params": {}})  # fmt: skip
+    if any(finding["code"] in UNPLACED for finding in findings):
+        report.problems.append(
+            _("The probe files disagree on the GPUs, so their placement on the sockets is "
+              "not known.")
+        )  # fmt: skip
     if len(gpu_names) > 1:
         report.problems.append(_("The node mixes GPU models: %(models)s.") % {
             "models": ", ".join(sorted(gpu_names))})  # fmt: skip

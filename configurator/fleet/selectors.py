@@ -12,8 +12,9 @@ from django.utils.translation import gettext as _
 
 from configurator.engine.build import Build
 from configurator.fleet.audit import UTILISATION_BALANCED, UTILISATION_MISMATCHED
-from configurator.fleet.charts import bars
+from configurator.fleet.charts import bars, nccl_curve
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
+from configurator.fleet.probe.parsers import NCCL_PLATEAU_SIZES
 from configurator.fleet.probe_report import finding_text, finding_title, probe_report, stored_facts
 from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import row_build
@@ -147,6 +148,9 @@ def probe_context(probe: NodeProbe) -> dict[str, object]:
         "can_bind": bool(facts and facts.numa),
         "unreadable": unreadable,
         "problems": [] if unreadable else probe_problems(probe, facts),
+        "nccl_chart": nccl_curve(facts.nccl.curve, NCCL_PLATEAU_SIZES)
+        if facts and facts.nccl and facts.nccl.curve
+        else None,
     }
 
 

@@ -225,8 +225,23 @@ def test_nccl_bus_bandwidth_is_on_the_report(architect_client):
         {"archive": SimpleUploadedFile("p.tar.gz", tar_gz(files)), "psu_watts": 5000},
     )
     html = architect_client.get(response["Location"]).content.decode()
-    assert "92.3405 GB/s" in html
+    assert "92.3405 GB/s" in html and "average over message sizes" in html
     assert "nccl-tests.txt is missing" not in html
+
+
+@pytest.mark.django_db
+def test_nccl_bus_bandwidth_is_the_plateau_and_the_report_draws_the_curve(architect_client):
+    files = dual_socket_synthetic()
+    files["nccl-tests.txt"] = fixture("public/nccl-tests-2x8-h100-full-sweep.txt")
+    response = architect_client.post(
+        reverse("fleet:probe-upload"),
+        {"archive": SimpleUploadedFile("p.tar.gz", tar_gz(files)), "psu_watts": 5000},
+    )
+    html = architect_client.get(response["Location"]).content.decode()
+    assert "<strong>330.58 GB/s</strong>" in html  # the median of 2, 4 and 8 GB
+    assert "(70.742 GB/s)" in html  # the output's own average, named as such
+    assert html.count('class="bar-good"') == 3 and html.count('class="bar-neutral"') == 28
+    assert ">8 GB</text>" in html and ">338.82 GB/s</text>" in html and ">8 B</text>" in html
 
 
 @pytest.mark.django_db
@@ -332,3 +347,88 @@ def test_a_refused_probe_is_explained_in_the_readers_language(architect_client, 
     assert "numactl-hardware.txt 第 2 行：node 0 列出 3,000,001 个 CPU；一个节点最多 8,192 个" in (
         page
     )
+
+
+# What real nodes hand over -------------------------------------------------------------------
+
+
+def test_an_archive_with_plain_lscpu_is_read():
+    files = h200_vm_files()
+    del files["lscpu.json"]
+    files["lscpu.txt"] = (
+        "Thread(s) per core:  1\nCore(s) per socket:  16\nSocket(s):           1\n"
+        "Model name:          Intel(R) Xeon(R) Processor\n"
+    )
+    facts = node_facts(read_archive(tar_gz(files)))
+    assert (facts.cpu.sockets, facts.cpu.cores_per_socket) == (1, 16)
+    assert "lscpu.json" not in facts.missing and "lscpu.txt" not in facts.missing
+
+
+def test_an_archive_without_any_lscpu_names_both_files():
+    files = h200_vm_files()
+    del files["lscpu.json"]
+    with pytest.raises(ArchiveError, match=r"lscpu\.json \(lscpu -J\) or lscpu\.txt \(lscpu\)"):
+        read_archive(tar_gz(files))
+
+
+def test_a_gen3_gpu_in_a_gen3_slot_is_not_a_slow_slot():
+    facts = node_facts(dual_socket_synthetic(gen=(3, 3)))
+    assert "pcie_gen" not in codes(facts)
+
+
+def test_a_narrow_link_without_lspcis_marker_is_found():
+    files = dual_socket_synthetic()
+    # The real A4000's LnkSta as older pciutils print an x8 link: no "(downgraded)".
+    files["lspci-vv.txt"] = fixture("public/lspci-vv-rtx-a4000.txt").replace(
+        "Width x16\n", "Width x8\n"
+    )
+    facts = node_facts(files)
+    assert [f.params for f in facts.findings() if f.code == "pcie_width"] == [
+        {"width": 8, "max": 16}
+    ]
+
+
+def test_gpu_counts_that_disagree_between_files_are_a_finding():
+    files = dual_socket_synthetic()
+    files["nvidia-smi-q.xml"] = (
+        files["nvidia-smi-q.xml"]
+        .replace("<gpu ", "<gpu_gone ", 1)
+        .replace("</gpu>", "</gpu_gone>", 1)
+    )
+    facts = node_facts(files)
+    [finding] = [f for f in facts.findings() if f.code == "gpu_count_mismatch"]
+    assert finding.params["counts"] == "nvidia-smi -q -x: 7, nvidia-smi topo -m: 8"
+
+
+def test_a_topology_cut_short_is_a_finding():
+    files = dual_socket_synthetic()
+    files["nvidia-smi-topo.txt"] = "\n".join(files["nvidia-smi-topo.txt"].split("\n")[:3])
+    assert "topo_cut_short" in codes(node_facts(files))
+
+
+def test_probe_sh_reads_lscpu_untranslated_and_falls_back_to_plain_lscpu(tmp_path):
+    """probe.sh on a node whose lscpu has no -J (util-linux 2.23) and whose locale is Chinese:
+    a stub lscpu answers as that one does, translated unless LC_ALL=C."""
+    from pathlib import Path
+
+    import configurator.fleet.probe as probe_package
+
+    stubs = tmp_path / "bin"
+    stubs.mkdir()
+    (stubs / "lscpu").write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = "-J" ]; then echo "lscpu: invalid option -- \'J\'" >&2; exit 1; fi\n'
+        'if [ "$LC_ALL" = "C" ]; then printf "Socket(s):  2\\nCore(s) per socket:  32\\n"; '
+        'else printf "座：  2\\n每个座的核数：  32\\n"; fi\n'
+    )
+    (stubs / "lscpu").chmod(0o755)
+    script = Path(probe_package.__file__).parent / "probe.sh"
+    env = {"PATH": f"{stubs}:/usr/bin:/bin", "LANG": "zh_CN.UTF-8", "HOME": str(tmp_path)}
+    done = subprocess.run(["bash", str(script)], cwd=tmp_path, env=env, capture_output=True,
+                          text=True, check=True, timeout=120)  # fmt: skip
+    archive = tmp_path / done.stdout.strip().splitlines()[-1]
+    with tarfile.open(archive) as packed:
+        names = {Path(member.name).name: member for member in packed.getmembers()}
+        text = packed.extractfile(names["lscpu.txt"]).read().decode()
+    assert "lscpu.json" not in names
+    assert text == "Socket(s):  2\nCore(s) per socket:  32\n"

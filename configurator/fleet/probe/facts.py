@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from configurator.fleet.probe import parsers as p
-from configurator.fleet.probe.files import FILES, REQUIRED
+from configurator.fleet.probe.files import FILES, REQUIRED, STANDS_IN, present
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class ProbeFinding:
     """A hardware fault or gap a probe shows: a stable code, what it concerns, its numbers."""
 
     code: str  # pcie_width, pcie_gen, cross_socket, non_ecc, gpu_ecc_off, nvlink_missing,
-    #            not_collected
+    #            not_collected, gpu_count_mismatch, topo_cut_short
     subject: str
     params: dict[str, object] = field(default_factory=dict)
 
@@ -34,8 +34,24 @@ class NodeFacts:
     topology: p.Topology | None = None
     pci: tuple[p.PciLink, ...] = ()
     memory: p.MemoryInfo | None = None
-    nccl_busbw: float | None = None
+    nccl: p.NcclRun | None = None
     missing: tuple[str, ...] = ()
+
+    @property
+    def nccl_busbw(self) -> float | None:
+        """Return the all-reduce bus bandwidth at the largest messages (GB/s), if measured."""
+        return self.nccl.plateau_busbw if self.nccl else None
+
+    def gpu_counts(self) -> dict[str, int]:
+        """Return how many GPUs each file that lists them shows, by its command."""
+        counts = {FILES["nvidia-smi-q.xml"]: len(self.gpus)}
+        if self.topology:
+            counts[FILES["nvidia-smi-topo.txt"]] = max(
+                len(self.topology.gpus), self.topology.column_gpus
+            )
+        if self.pci:
+            counts[FILES["lspci-vv.txt"]] = sum(1 for link in self.pci if link.is_nvidia_gpu)
+        return counts
 
     @property
     def memory_gb(self) -> int:
@@ -114,10 +130,12 @@ class NodeFacts:
             ):
                 found.append(ProbeFinding("pcie_width", gpu.bus_id, {
                     "width": gpu.link_width_current, "max": gpu.link_width_max}))  # fmt: skip
+            # A slot is slow only when it caps what the GPU can reach: a Gen3 GPU in a Gen3
+            # slot (T4, V100, Quadro RTX) runs at its own best.
             if (
                 gpu.link_gen_max
                 and gpu.link_gen_device_max
-                and (gpu.link_gen_max < gpu.link_gen_device_max or gpu.link_gen_max <= 3)
+                and gpu.link_gen_max < gpu.link_gen_device_max
             ):
                 found.append(ProbeFinding("pcie_gen", gpu.bus_id, {
                     "gen": gpu.link_gen_max, "device_gen": gpu.link_gen_device_max}))  # fmt: skip
@@ -125,7 +143,12 @@ class NodeFacts:
                 found.append(ProbeFinding("gpu_ecc_off", gpu.bus_id))
         for link in self.pci:
             reported = {f.subject[-7:].lower() for f in found if f.code == "pcie_width"}
-            if link.is_nvidia_gpu and link.width_downgraded and link.address[-7:] not in reported:
+            # Narrower than it can be, with or without lspci's "(downgraded)" (pciutils
+            # before 3.5 print none).
+            narrow = link.width_downgraded or bool(
+                link.width and link.cap_width and link.width < link.cap_width
+            )
+            if link.is_nvidia_gpu and narrow and link.address[-7:] not in reported:
                 found.append(ProbeFinding("pcie_width", link.address, {
                     "width": link.width, "max": link.cap_width}))  # fmt: skip
         if self.cpu.sockets > 1:
@@ -139,6 +162,15 @@ class NodeFacts:
                 if dimm.ecc is False:
                     found.append(ProbeFinding("non_ecc", dimm.locator, {
                         "total": dimm.total_width, "data": dimm.data_width}))  # fmt: skip
+        if self.topology and self.topology.cut_short:
+            found.append(ProbeFinding("topo_cut_short", FILES["nvidia-smi-topo.txt"], {
+                "rows": len(self.topology.devices),
+                "columns": len(self.topology.columns)}))  # fmt: skip
+        counts = self.gpu_counts()
+        if len(set(counts.values())) > 1:
+            found.append(ProbeFinding("gpu_count_mismatch", "GPU", {
+                "counts": ", ".join(f"{command}: {count}" for command, count in counts.items())
+            }))  # fmt: skip
         if len(self.gpus) > 1 and self.topology and not self.nvlink:
             found.append(ProbeFinding("nvlink_missing", f"GPU0-GPU{len(self.gpus) - 1}"))
         return found
@@ -147,12 +179,13 @@ class NodeFacts:
 # Each probe file's parser (hostname.txt is read as it is).
 PARSERS = {
     "lscpu.json": p.parse_lscpu_json,
+    "lscpu.txt": p.parse_lscpu_text,
     "numactl-hardware.txt": p.parse_numactl_hardware,
     "nvidia-smi-topo.txt": p.parse_topo,
     "nvidia-smi-q.xml": p.parse_nvidia_smi_xml,
     "lspci-vv.txt": p.parse_lspci,
     "dmidecode-memory.txt": p.parse_dmidecode_memory,
-    "nccl-tests.txt": p.parse_nccl_busbw,
+    "nccl-tests.txt": p.parse_nccl_tests,
 }
 
 
@@ -169,19 +202,19 @@ def _optional(files: dict[str, str], name: str):
 
 def node_facts(files: dict[str, str]) -> NodeFacts:
     """Parse a probe archive's files into one node's facts; raise ProbeParseError."""
-    missing = tuple(name for name in FILES if not files.get(name, "").strip())
+    missing = tuple(name for name in FILES if name not in STANDS_IN and not present(files, name))
     for name in REQUIRED:
         if name in missing:  # read_archive refuses such an archive; a stored one is refused here
             error = p.ProbeParseError(p.gettext_noop("the file is empty or missing"))
             error.file = name
             raise error
     return NodeFacts(
-        cpu=_optional(files, "lscpu.json"),
+        cpu=_optional(files, present(files, "lscpu.json") or "lscpu.json"),
         gpus=_optional(files, "nvidia-smi-q.xml"),
         numa=_optional(files, "numactl-hardware.txt") or (),
         topology=_optional(files, "nvidia-smi-topo.txt"),
         pci=_optional(files, "lspci-vv.txt") or (),
         memory=_optional(files, "dmidecode-memory.txt"),
-        nccl_busbw=_optional(files, "nccl-tests.txt"),
+        nccl=_optional(files, "nccl-tests.txt"),
         missing=missing,
     )

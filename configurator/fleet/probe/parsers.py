@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+from configurator.fleet.probe.lscpu_names import LSCPU_FIELDS
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 BDF = re.compile(r"^(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\b")
@@ -165,7 +168,7 @@ def cpu_list(text: str, *, subject: str = "the list", line: int | None = None) -
     return frozenset(cpu for low, high in ranges for cpu in range(low, high + 1))
 
 
-# lscpu -J -------------------------------------------------------------------------------
+# lscpu -J and lscpu ----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -182,33 +185,44 @@ class CpuInfo:
         return self.sockets * self.cores_per_socket * self.threads_per_core
 
 
-def _lscpu_fields(entries: object, depth: int = 0) -> dict[str, str]:
+def _field_key(name: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", name).strip().rstrip(":").split()).casefold()
+
+
+LSCPU_NAMES = {
+    _field_key(name): field for field, names in LSCPU_FIELDS.items() for name in (field, *names)
+}
+# Where lscpu prints the same field twice (a summary and a section), the first is read.
+
+
+def _keep_lscpu_field(found: dict[str, str], name: str, value: str) -> None:
+    """Keep a field lscpu printed under any of its names; ignore the ones no check reads."""
+    field = LSCPU_NAMES.get(_field_key(name))
+    if field is None or field in found:
+        return
+    if field == "Model name" and NUMBER.fullmatch(value.strip()):
+        return  # a translation shared with "Model:" (the model's number)
+    found[field] = value.strip()
+
+
+def _lscpu_fields(entries: object, found: dict[str, str], depth: int = 0) -> None:
     if not isinstance(entries, list) or depth > MAX_LSCPU_DEPTH:
         raise ProbeParseError(gettext_noop("not the JSON of lscpu -J"))
-    found: dict[str, str] = {}
     for entry in entries:
         if not isinstance(entry, dict):
             raise ProbeParseError(gettext_noop("not the JSON of lscpu -J"))
-        name = str(entry.get("field", "")).strip().rstrip(":")
-        found.setdefault(name, str(entry.get("data", "")).strip())
-        children = _lscpu_fields(entry.get("children", []), depth + 1)
-        found.update({k: v for k, v in children.items() if k not in found})
-    return found
+        _keep_lscpu_field(found, str(entry.get("field", "")), str(entry.get("data", "")))
+        _lscpu_fields(entry.get("children", []), found, depth + 1)
 
 
-def parse_lscpu_json(text: str) -> CpuInfo:
-    """Read `lscpu -J` (flat, or nested in children as util-linux ≥ 2.38 prints it)."""
-    try:
-        entries = json.loads(text)["lscpu"]
-    except (ValueError, KeyError, TypeError, RecursionError) as error:
-        raise ProbeParseError(gettext_noop("not the JSON of lscpu -J")) from error
-    values = _lscpu_fields(entries)
-
+def _cpu_info(values: dict[str, str], command: str) -> CpuInfo:
     def count(name: str, high: int, default: int | None = None, low: int = 1) -> int:
         if name not in values and default is not None:
             return default
         if name not in values:
-            raise ProbeParseError(gettext_noop("lscpu -J has no %(field)r"), field=name)
+            raise ProbeParseError(
+                gettext_noop("%(command)s has no %(field)r"), command=command, field=name
+            )
         # Zero is refused: no node has zero sockets or threads, and the facts divide by them.
         return number(values[name], what=name, low=low, high=high)
 
@@ -230,6 +244,36 @@ def parse_lscpu_json(text: str) -> CpuInfo:
         threads_per_core=threads,
         numa_nodes=count("NUMA node(s)", MAX_NUMA_NODES, 1, low=0),
     )
+
+
+def parse_lscpu_json(text: str) -> CpuInfo:
+    """Read `lscpu -J` (flat, or nested in children as util-linux ≥ 2.38 prints it), in any
+    of the locales above."""
+    try:
+        entries = json.loads(text.lstrip("\ufeff"))["lscpu"]
+    except (ValueError, KeyError, TypeError, RecursionError) as error:
+        raise ProbeParseError(gettext_noop("not the JSON of lscpu -J")) from error
+    values: dict[str, str] = {}
+    _lscpu_fields(entries, values)
+    return _cpu_info(values, "lscpu -J")
+
+
+LSCPU_COLON = re.compile(r"[:：]")
+
+
+def parse_lscpu_text(text: str) -> CpuInfo:
+    """Read plain `lscpu` ("Socket(s):  2", one field a line; util-linux ≥ 2.38 indents the
+    fields of a section), in any of the locales above: what probe.sh writes where `lscpu -J`
+    is missing (util-linux before 2.30, as on CentOS/RHEL 7).
+
+    Only the fields a check reads are kept, so a file of many lines holds a few strings.
+    """
+    values: dict[str, str] = {}
+    for _, line in lines(text.lstrip("\ufeff")):
+        colon = LSCPU_COLON.search(line)
+        if colon:
+            _keep_lscpu_field(values, line[: colon.start()], line[colon.end() :])
+    return _cpu_info(values, "lscpu")
 
 
 # numactl --hardware ---------------------------------------------------------------------
@@ -290,6 +334,7 @@ class TopoDevice:
 @dataclass(frozen=True)
 class Topology:
     devices: tuple[TopoDevice, ...]
+    columns: tuple[str, ...] = ()  # the devices the header names, in its order
 
     @property
     def gpus(self) -> tuple[TopoDevice, ...]:
@@ -298,6 +343,19 @@ class Topology:
     @property
     def nics(self) -> tuple[TopoDevice, ...]:
         return tuple(device for device in self.devices if not device.is_gpu)
+
+    @property
+    def column_gpus(self) -> int:
+        """Return how many GPUs the header names (the rows should list as many)."""
+        return sum(1 for name in self.columns if name.startswith("GPU"))
+
+    @property
+    def cut_short(self) -> bool:
+        """Return whether a device the header names has no row, or a row lacks cells."""
+        rows = {device.name for device in self.devices}
+        return any(name not in rows for name in self.columns) or any(
+            len(device.links) < len(self.columns) for device in self.devices
+        )
 
     def nvlink_pairs(self) -> int:
         """Return how many GPU pairs are joined by NVLink (NV#)."""
@@ -310,18 +368,48 @@ class Topology:
         )
 
 
-def _cells(line: str) -> list[str]:
+AFFINITY_COLUMNS = ("CPU Affinity", "NUMA Affinity", "GPU NUMA ID")
+_AFFINITY_WORDS = tuple(tuple(column.split()) for column in AFFINITY_COLUMNS)
+
+
+def _topo_header(line: str) -> list[str]:
+    """Return the header's cells: device names, then the affinity columns.
+
+    nvidia-smi separates cells by tabs; a terminal or a web page shows each tab as spaces up
+    to the next multiple of 8, so a 7-character name ("mlx5_10") is followed by one space,
+    the same as the space inside "CPU Affinity". The header is therefore read word by word
+    (no device name holds a space) and the affinity columns put together by their words.
+    """
+    words, cells, at = line.split(), [], 0
+    while at < len(words):
+        for phrase in _AFFINITY_WORDS:
+            if tuple(words[at : at + len(phrase)]) == phrase:
+                cells.append(" ".join(phrase))
+                at += len(phrase)
+                break
+        else:
+            cells.append(words[at])
+            at += 1
+    return cells
+
+
+def _topo_cells(line: str) -> list[str]:
+    """Return a row's cells: tab-separated as printed (empty cells kept), else word by word
+    (no value holds a space: links, CPU lists, node numbers, N/A)."""
     if "\t" in line:
         return [cell.strip() for cell in line.split("\t")]
-    return [cell.strip() for cell in re.split(r"\s{2,}", line)]
-
-
-AFFINITY_COLUMNS = ("CPU Affinity", "NUMA Affinity", "GPU NUMA ID")
+    return line.split()
 
 
 def parse_topo(text: str) -> Topology:
-    """Read `nvidia-smi topo -m`: the link matrix, and each GPU's CPU and NUMA affinity."""
-    rows = ((n, ANSI.sub("", line)) for n, line in lines(text))
+    """Read `nvidia-smi topo -m`: the link matrix, and each GPU's CPU and NUMA affinity.
+
+    Tabs or spaces, a UTF-8 byte order mark, CRLF and ANSI underlines are all read alike;
+    each row's cells are taken by their position in the header. A matrix cut short (a
+    device of the header without its row, a row without all its cells) is kept as read:
+    `Topology.cut_short` says so, and the node's findings report it.
+    """
+    rows = ((n, ANSI.sub("", line).replace("\ufeff", "")) for n, line in lines(text))
     header: list[str] | None = None
     devices = []
     affinities: dict[str, frozenset[int]] = {}  # GPUs on one node share one list, one set
@@ -329,14 +417,14 @@ def parse_topo(text: str) -> Topology:
     for line_number, line in rows:
         if header is None:
             if re.search(r"\bGPU0\b", line):
-                header = [cell for cell in _cells(line) if cell]
-                if len(header) > MAX_TOPO_DEVICES + len(AFFINITY_COLUMNS):
+                if len(line.split()) > MAX_TOPO_DEVICES + 8:  # words, before any list is made
                     raise ProbeParseError(
                         gettext_noop("nvidia-smi topo -m has %(count)s columns; the limit is "
                                      "%(limit)s"),
-                        line=line_number, count=f"{len(header):,}",
+                        line=line_number, count=f"{len(line.split()):,}",
                         limit=f"{MAX_TOPO_DEVICES + len(AFFINITY_COLUMNS):,}",
                     )  # fmt: skip
+                header = _topo_header(line)
             continue
         if not line.strip() or line.strip().startswith("Legend"):
             break
@@ -345,7 +433,7 @@ def parse_topo(text: str) -> Topology:
                 gettext_noop("nvidia-smi topo -m has more than %(limit)s devices"),
                 line=line_number, limit=f"{MAX_TOPO_DEVICES:,}",
             )  # fmt: skip
-        cells = _cells(line)
+        cells = _topo_cells(line)
         name, values = cells[0], cells[1 : len(header) + 1]
         named = dict(zip(header, values, strict=False))
         links = {column: value for column, value in named.items()
@@ -379,7 +467,8 @@ def parse_topo(text: str) -> Topology:
         raise ProbeParseError(gettext_noop("nvidia-smi topo -m shows no GPU0 column"))
     if not any(device.is_gpu for device in devices):
         raise ProbeParseError(gettext_noop("nvidia-smi topo -m lists no GPU row"))
-    return Topology(tuple(devices))
+    columns = tuple(cell for cell in header if cell not in AFFINITY_COLUMNS)
+    return Topology(tuple(devices), columns)
 
 
 # nvidia-smi -q -x ------------------------------------------------------------------------
@@ -653,10 +742,78 @@ def parse_dmidecode_memory(text: str) -> MemoryInfo:
 # nccl-tests ------------------------------------------------------------------------------
 
 
+MAX_NCCL_SIZES = 1024  # rows of one run: 8 B to 8 GB by doubling is 31, a fine -i step more
+NCCL_PLATEAU_SIZES = 3  # the largest sizes the plateau is read from
 BUSBW = re.compile(r"Avg bus bandwidth\s*:\s*([0-9]{1,9}(?:\.[0-9]{1,9})?)")
+NCCL_PREFIX = re.compile(r"^\[[0-9]{1,9},[0-9]{1,9}\]<stdout>:")  # mpirun --tag-output
+NCCL_VALUE = re.compile(r"[0-9]{1,9}(?:\.[0-9]{1,9})?")
 
 
-def parse_nccl_busbw(text: str) -> float | None:
-    """Return the "Avg bus bandwidth" (GB/s) that nccl-tests prints at the end, if any."""
-    match = BUSBW.search(text)
-    return float(match[1]) if match else None
+@dataclass(frozen=True)
+class NcclRun:
+    """An all_reduce_perf run: bus bandwidth (GB/s) by message size (bytes), as printed."""
+
+    curve: tuple[tuple[int, float], ...]  # (size, busbw), the better of out- and in-place
+    average_busbw: float | None = None  # the "Avg bus bandwidth" line: over every size
+
+    @property
+    def plateau_busbw(self) -> float | None:
+        """Return the bus bandwidth at the largest messages: the median of the largest
+        NCCL_PLATEAU_SIZES sizes' (robust to one noisy size), or None without a table.
+
+        Not the average over sizes, which small messages (latency, not bandwidth) drag
+        down: a DGX H100 pair that reaches 472 GB/s averages 91 GB/s over 8 B to 8 GB.
+        """
+        if not self.curve:
+            return None
+        largest = sorted(self.curve)[-NCCL_PLATEAU_SIZES:]
+        values = sorted(busbw for _, busbw in largest)
+        return values[len(values) // 2]
+
+
+def _nccl_columns(line: str) -> list[int] | None:
+    """Return where the busbw columns are in a header line ("#  size  count ... busbw")."""
+    words = line.lstrip("#").split()
+    if not words or words[0] != "size" or "busbw" not in words:
+        return None
+    return [at for at, word in enumerate(words) if word == "busbw"]
+
+
+def parse_nccl_tests(text: str) -> NcclRun | None:
+    """Read all_reduce_perf's output: each size's bus bandwidth and the summary's average.
+
+    The table's columns are found from its header (nccl-tests added `redop` and `root` in
+    2.10; older runs have fewer columns), so each row's busbw is read by position. Lines
+    that `mpirun --tag-output` prefixes with `[1,0]<stdout>:` are read the same. Returns None
+    when the output holds neither a table nor the summary (the run failed).
+    """
+    busbw_at: list[int] | None = None
+    curve: dict[int, float] = {}
+    average = None
+    for line_number, raw in lines(text):
+        line = NCCL_PREFIX.sub("", raw).strip()
+        if line.startswith("#"):
+            if match := BUSBW.search(line):
+                average = float(match[1])
+            elif (found := _nccl_columns(line)) is not None:
+                busbw_at = found
+            continue
+        words = line.split()
+        if busbw_at is None or not words or not NUMBER.fullmatch(words[0]):
+            continue
+        if len(words) <= busbw_at[0]:
+            continue  # a row cut short
+        size = number(words[0], what="size", line=line_number, high=10**MAX_DIGITS)
+        values = [float(words[at]) for at in busbw_at
+                  if at < len(words) and NCCL_VALUE.fullmatch(words[at])]  # fmt: skip
+        if not values:
+            continue
+        if size not in curve and len(curve) == MAX_NCCL_SIZES:
+            raise ProbeParseError(
+                gettext_noop("all_reduce_perf lists more than %(limit)s message sizes"),
+                line=line_number, limit=f"{MAX_NCCL_SIZES:,}",
+            )  # fmt: skip
+        curve[size] = max(values)  # a size printed twice (two runs): the last one
+    if not curve and average is None:
+        return None
+    return NcclRun(tuple(sorted(curve.items())), average)

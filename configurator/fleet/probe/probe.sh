@@ -6,6 +6,9 @@
 #   sudo bash probe.sh            # then upload the archive on the configurator's probe page
 #   NCCL_TESTS=/opt/nccl-tests/build sudo -E bash probe.sh   # also run all_reduce_perf
 set -uo pipefail
+# Field names and numbers as the parsers read them: untranslated (lscpu translates its field
+# names under zh_CN and other locales), with a decimal point.
+export LC_ALL=C
 
 host=$(hostname -s 2>/dev/null || hostname)
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -24,6 +27,10 @@ collect() {  # collect FILE COMMAND...: the command's output, or why there is no
 }
 
 collect lscpu.json lscpu -J
+if [ ! -s "$out/lscpu.json" ]; then  # util-linux before 2.30 (CentOS/RHEL 7) has no -J
+  rm -f "$out/lscpu.json"
+  collect lscpu.txt lscpu
+fi
 collect numactl-hardware.txt numactl --hardware
 collect nvidia-smi-topo.txt nvidia-smi topo -m
 collect nvidia-smi-q.xml nvidia-smi -q -x
