@@ -540,7 +540,7 @@ class Workload:
     )  # fmt: skip
     context_length: int = declared(
         None, kind="int", label=_("Context length (tokens)"), ge=1, le=4_194_304,
-        unit=_("tokens"), fallback=DEFAULT_CONTEXT_LENGTH,
+        unit=_("tokens"), fallback=DEFAULT_CONTEXT_LENGTH, unit_alone=False,
         default_text=_("prompt + output tokens when either is given, else %(default)s"),
         words=("context length", "context window", "context", "ctx", "sequence length", "seq len",
                "上下文长度", "上下文", "序列长度", "长度"),
@@ -606,14 +606,16 @@ class Workload:
     prompt_tokens: int | None = declared(
         None, kind="int", label=_("Prompt tokens per request"), ge=1, le=4_194_304,
         modes=INFERENCE, description="Inference: tokens in per request", unit=_("tokens"),
-        fallback=DEFAULT_PROMPT_TOKENS,
-        words=("prompt", "prompts", "input", "inputs", "输入", "提示词", "提示"),
+        fallback=DEFAULT_PROMPT_TOKENS, unit_alone=False,
+        words=("prompt", "prompts", "input", "inputs", "prompt length", "input length",
+               "输入长度", "输入", "提示词长度", "提示词", "提示"),
     )  # fmt: skip
     output_tokens: int | None = declared(
         None, kind="int", label=_("Output tokens per request"), ge=1, le=4_194_304,
         modes=INFERENCE, description="Inference: tokens out per request", unit=_("tokens"),
-        fallback=DEFAULT_OUTPUT_TOKENS,
-        words=("output", "outputs", "completion", "answer", "generate", "输出", "生成", "回答"),
+        fallback=DEFAULT_OUTPUT_TOKENS, unit_alone=False,
+        words=("output", "outputs", "completion", "answer", "generate", "output length",
+               "completion length", "输出长度", "输出", "生成长度", "生成", "回答"),
     )  # fmt: skip
     target_tokens_per_s: float | None = declared(
         None, kind="float", label=_("Output tokens per second to serve"), gt=0, le=1e9,
@@ -631,7 +633,7 @@ class Workload:
         None, kind="float", label=_("Monthly budget (CNY)"), gt=0, le=1e10,
         unit=_("CNY per month"),
         description="Recommend: the most a build may rent per month, all nodes, CNY",
-        words=("budget", "monthly budget", "rent", "预算", "月预算", "月租", "每月", "月付"),
+        words=("budget", "monthly budget", "预算", "月预算", "每月", "月付"),
     )  # fmt: skip
     target_tpot_s: float | None = declared(
         None, kind="float", label=_("Time per output token within (seconds)"), gt=0, le=60,

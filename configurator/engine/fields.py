@@ -42,7 +42,9 @@ class Input:
     How a customer's sentence names the field (`engine.sentence`, docs/sentence.md): `words`,
     the phrases beside a number that say it is this field ("users", "并发"), English and
     Chinese; `choice_words`, per choice value the phrases that pick it ("serve", "部署" for
-    inference). The field's `unit` says which unit words its number may carry.
+    inference). The field's `unit` says which unit words its number may carry; `unit_alone`
+    whether a number in that unit with none of the field's words beside it may fill the field
+    (a bare "500 tokens" is no context, prompt or output length: it says none of them).
     """
 
     kind: str
@@ -65,6 +67,7 @@ class Input:
     required_unless: str | None = None
     words: tuple[str, ...] = ()
     choice_words: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    unit_alone: bool = True
 
 
 @dataclass(frozen=True, slots=True)

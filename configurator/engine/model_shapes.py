@@ -223,6 +223,23 @@ _SHAPES = (
 
 MODEL_SHAPES: Mapping[str, ModelShape] = MappingProxyType({shape.id: shape for shape in _SHAPES})
 
+# Distilled models, by name, and the model each was fine-tuned from: a distilled model has its
+# base's shape, not its teacher's. DeepSeek-R1's README, "DeepSeek-R1-Distill Models"
+# (https://huggingface.co/deepseek-ai/DeepSeek-R1): Qwen-1.5B and Qwen-7B from
+# Qwen2.5-Math-1.5B and -7B, Llama-8B from Llama-3.1-8B, Qwen-14B and Qwen-32B from
+# Qwen2.5-14B and -32B, Llama-70B from Llama-3.3-70B-Instruct. A base the table above holds
+# is its id; any other is its name, a model not known here.
+DISTILLED: Mapping[str, str] = MappingProxyType(
+    {
+        "DeepSeek-R1-Distill-Qwen-1.5B": "Qwen2.5-Math-1.5B",
+        "DeepSeek-R1-Distill-Qwen-7B": "Qwen2.5-Math-7B",
+        "DeepSeek-R1-Distill-Llama-8B": "llama-3.1-8b",
+        "DeepSeek-R1-Distill-Qwen-14B": "Qwen2.5-14B",
+        "DeepSeek-R1-Distill-Qwen-32B": "Qwen2.5-32B",
+        "DeepSeek-R1-Distill-Llama-70B": "Llama-3.3-70B-Instruct",
+    }
+)
+
 
 class UnknownModelError(ValueError):
     """A model id that `MODEL_SHAPES` does not hold; `known` lists the ids it does."""

@@ -28,6 +28,7 @@ modes and words are read from `build.Workload`'s declaration. No Django, no exte
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -37,12 +38,13 @@ from types import MappingProxyType
 
 from configurator.engine.build import Workload
 from configurator.engine.fields import Declared, declarations
-from configurator.engine.messages import Message, _, join
-from configurator.engine.model_shapes import MODEL_SHAPES
+from configurator.engine.messages import Message, Written, _, join
+from configurator.engine.model_shapes import DISTILLED, MODEL_SHAPES
 
 MAX_SENTENCE = 300  # characters: a longer text is refused before it is read
 MODE = "mode"  # the field the others' modes refer to
 PREFERRED_GPU = "gpu"  # the field a GPU named in the sentence fills
+PER_USER_TIME = "target_tpot_s"  # the field one user's rate fills: a time per output token
 
 # The page's fields, as declared; the sentence sets only what the form shows.
 FIELDS: tuple[Declared, ...] = tuple(f for f in declarations(Workload) if f.spec.page)
@@ -70,7 +72,8 @@ UNITS: Mapping[str, Mapping[str, float]] = MappingProxyType(
         "tokens per second": {
             word: 1
             for word in ("tok/s", "toks/s", "tokens/s", "token/s", "t/s", "tps", "tokens/sec",
-                         "tokens per second", "tokens a second", "tokens per sec", "词元/秒",
+                         "tokens per second", "tokens a second", "tokens per sec",
+                         "token per second", "token a second", "token per sec", "词元/秒",
                          "token/秒", "tokens/秒", "字/秒", "token每秒", "tokens每秒")
         },
         "tokens": {"tokens": 1, "token": 1, "toks": 1, "tok": 1, "词元": 1, "个token": 1},
@@ -84,11 +87,18 @@ UNITS: Mapping[str, Mapping[str, float]] = MappingProxyType(
     }
 )  # fmt: skip
 PARAMETERS = "billion parameters"  # the unit a bare "7B" or "70亿" is read in
+RATE = "tokens per second"  # the unit a per-user word makes one user's rate
 PRICE = "CNY per month"  # the unit a "¥" amount is read in
 GPU_COUNT = "GPUs"  # a count of GPUs: no field of the form, said back as a note
+# An amount in another currency than the budget's (CNY): said back as a note, never converted.
+FOREIGN = "another currency"
+_FOREIGN_CURRENCY = ("usd", "us$", "dollars", "dollar", "美元", "美金", "eur", "euros", "euro",
+                     "欧元")  # fmt: skip
 UNITS_AND_COUNT: Mapping[str, Mapping[str, float]] = MappingProxyType(
     {**UNITS, GPU_COUNT: {w: 1 for w in ("gpus", "gpu", "cards", "card", "x", "×", "*", "卡",
-                                        "张卡", "张", "块卡", "片")}}
+                                        "张卡", "张", "块卡", "片")},
+     FOREIGN: {**{w: 1 for w in _FOREIGN_CURRENCY},
+               **{f"{c} {m}": 1 for c in _FOREIGN_CURRENCY for m in _PER_MONTH}}}
 )  # fmt: skip
 
 # Magnitudes a number may carry ("7B", "1.5k", "3万").
@@ -106,6 +116,13 @@ CHEAP = (
     "budget-friendly", "affordable", "inexpensive", "cost-effective", "save money", "便宜点",
     "便宜些", "便宜的", "便宜", "省钱", "低成本", "成本低", "性价比高", "性价比", "划算", "实惠",
 )  # fmt: skip
+# Words that make a rate beside them one user's ("20 tokens/s per user", "每路 20 token/秒"):
+# the rate is the per-user speed, never the total; away from a rate they are small words.
+PER_USER = (
+    "per user", "per-user", "each user", "per person", "per stream", "per request",
+    "per session", "/user", "each", "每个用户", "每用户", "每位用户", "单用户", "每人", "每路",
+    "单路", "每个请求", "每请求", "每并发",
+)  # fmt: skip
 # Words that carry no field: comparators ("under", "以内") and small words, in both languages.
 FILLERS = (
     "a", "an", "the", "to", "for", "of", "on", "in", "at", "by", "with", "and", "or", "about",
@@ -114,7 +131,7 @@ FILLERS = (
     "this", "is", "are", "be", "model", "models", "llm", "run", "running", "use", "using",
     "get", "me", "us", "from", "under", "below", "less than", "at most", "max", "maximum",
     "no more than", "not more than", "within", "up to", "at least", "min", "minimum",
-    "more than", "over", "above", "each", "every", "instruct", "base", "build", "server",
+    "more than", "over", "above", "every", "instruct", "base", "build", "server",
     "servers", "node", "nodes", "gpu", "gpus", "card", "cards", "finish", "finished", "done",
     "target", "time", "latency", "how", "many", "much", "which", "what", "should", "must",
     "has", "have", "will", "just", "only", "also", "plus", "as", "so", "then", "than",
@@ -129,7 +146,7 @@ FILLERS = (
     "搞定", "完", "服务器", "机器", "节点", "显卡", "一台", "台", "方案", "配置", "怎么",
     "如何", "多少", "目标", "要求", "保证", "控制在", "控制", "为", "是", "有", "大概",
     "每个", "每", "时", "下", "客户", "版本", "版", "满血版", "满血", "way", "best", "option",
-    "options", "solution", "setup",
+    "options", "solution", "setup", "rent", "renting", "rented", "租", "租用", "月租",
 )  # fmt: skip
 # Characters that separate phrases; a number's field words must stand on its side of them.
 PUNCTUATION = ",;!?()[]:：、。，；！？（）“”\"'|·="
@@ -220,13 +237,14 @@ def chinese_number(text: str) -> float:
 @cache
 def _quantity_pattern() -> re.Pattern[str]:
     units = [word for words in UNITS_AND_COUNT.values() for word in words]
-    # An ASCII magnitude ends its word ("500ms" is milliseconds, not 500 million seconds).
+    # An ASCII magnitude ends its word ("500ms" is milliseconds, not 500 million seconds;
+    # "1000 t/s" is a rate, not 1000 trillion).
     magnitude = "|".join(
-        re.escape(m) + ("(?![a-z])" if m.isascii() else "")
+        re.escape(m) + ("(?![a-z/])" if m.isascii() else "")
         for m in sorted(MAGNITUDES, key=len, reverse=True)
     )
     return re.compile(
-        rf"(?P<currency>[¥￥]\s*)?"
+        rf"(?P<currency>[¥￥$]\s*)?"
         rf"(?:(?<![0-9a-z.])(?P<digits>{_DIGITS})(?![0-9])|(?P<chinese>[{_CHINESE}]+))"
         rf"(?:\s*(?P<magnitude>{magnitude}))?"
         rf"(?:[\s\-]*(?P<unit>{_alternation(units)}))?",
@@ -261,6 +279,39 @@ def _model_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
     return tuple(sorted(patterns, key=lambda item: len(item[0].pattern), reverse=True))
 
 
+# A distilled model's name: its teacher's name, "distill", its base's family and size
+# ("DeepSeek-R1-Distill-Qwen-7B"); the teacher's name alone must not name it.
+@cache
+def _distilled_pattern() -> re.Pattern[str]:
+    teachers = "|".join(pattern.pattern for pattern, _model in _model_patterns())
+    return re.compile(
+        rf"(?:(?<![a-z0-9])[a-z0-9\-_.]+/)?(?:(?:{teachers})[\s\-_]*)?(?<![a-z0-9])"
+        rf"distill(?:ed)?[\s\-_]*[a-z]+[\s\-_]*\d+(?:\.\d+)?b(?![a-z0-9])",
+        re.I,
+    )
+
+
+def _runs(name: str) -> tuple[str, ...]:
+    """Return a name's letter and number runs, lower case: the same however it is written."""
+    return tuple(re.findall(r"[a-z]+|[0-9]+(?:\.[0-9]+)?", name.lower()))
+
+
+@cache
+def _distilled() -> dict[tuple[str, ...], str]:
+    return {_runs(name): base for name, base in DISTILLED.items()}
+
+
+def _distilled_span(match: re.Match[str]) -> _Span:
+    """A distilled model: its base's id where the known-model table holds the base, else
+    its name as written, a model not known (said back)."""
+    said = match.group(0)
+    runs = _runs(said.rsplit("/", 1)[-1])
+    base = _distilled().get(runs)
+    if base in MODEL_SHAPES:
+        return _Span(match.start(), match.end(), "model", _MODEL_FIELD, base)
+    return _Span(match.start(), match.end(), "unknown_model", value=base)
+
+
 _GPU_VENDOR_WORDS = ("nvidia", "geforce", "rtx", "tesla")
 
 
@@ -289,7 +340,7 @@ def _gpu_spans(text: str, gpus: Iterable[tuple[str, str]], taken: list[_Span]) -
     for slug, name in gpus:
         terms = _gpu_terms(name)
         if terms:
-            by_key.setdefault(terms[0], []).append((slug, terms[1]))
+            by_key.setdefault(terms[0], []).append((slug, name, terms[1]))
     spans = []
     vendor = "|".join(_GPU_VENDOR_WORDS)
     for key in sorted(by_key, key=len, reverse=True):
@@ -303,11 +354,11 @@ def _gpu_spans(text: str, gpus: Iterable[tuple[str, str]], taken: list[_Span]) -
                 continue
             said = re.findall(r"sxm\d?|pcie|nvl|\d+\s*(?:gb|gib|g)", match["qualifiers"], re.I)
             named = [
-                slug
-                for slug, qualifiers in by_key[key]
+                (slug, name)
+                for slug, name, qualifiers in by_key[key]
                 if all(any(_qualifies(word, q) for q in qualifiers) for word in said)
             ]
-            named = named or [slug for slug, _qualifiers in by_key[key]]
+            named = named or [(slug, name) for slug, name, _qualifiers in by_key[key]]
             spans.append(_Span(match.start(), match.end(), "gpu", PREFERRED_GPU, tuple(named)))
     return spans
 
@@ -326,6 +377,7 @@ def _word_patterns() -> tuple[tuple[re.Pattern[str], str, str | None, object, bo
         for value, words in f.spec.choice_words:
             entries += [(word, "choice", f.name, value) for word in words]
     entries += [(word, "cheap", None, None) for word in CHEAP]
+    entries += [(word, "per_user", None, None) for word in PER_USER]
     entries += [(word, "filler", None, None) for word in FILLERS]
     entries.sort(key=lambda entry: len(entry[0]), reverse=True)
     return tuple(
@@ -364,6 +416,8 @@ def _quantity(match: re.Match[str]) -> _Span | None:
         unit = PRICE
     elif magnitude >= 1e8:  # "7B", "70亿", "1T": a parameter count
         unit, amount = PARAMETERS, amount / 1e9
+    if match["currency"] and match["currency"].strip() == "$":
+        unit = FOREIGN  # "$5000 a month": dollars, whatever follows
     return _Span(match.start(), match.end(), "quantity", value=amount, unit=unit)
 
 
@@ -379,6 +433,7 @@ def read_sentence(sentence: str, gpus: Iterable[tuple[str, str]] = ()) -> Readin
         raise SentenceTooLong(sentence[:40])
     text = unicodedata.normalize("NFKC", sentence).strip()
     taken: list[_Span] = []
+    _take(_distilled_pattern(), text, taken, _distilled_span)
     for pattern, model in _model_patterns():
         _take(pattern, text, taken, _maker("model", _MODEL_FIELD, model))
     taken += _gpu_spans(text, gpus, taken)
@@ -430,6 +485,21 @@ class _Reader:
             if span.kind == "quantity":
                 self.quantity(span, mode)
         self.settle_mode()
+        for span in self.spans:
+            if span.kind == "unknown_model":
+                self.notes.append(
+                    _(
+                        "%(words)s: a distilled model; the known models do not hold its base "
+                        "%(base)s: give its size instead, such as 7B.",
+                        words=self.said(span), base=Written(span.value),
+                    )
+                    if span.value
+                    else _(
+                        "%(words)s: a distilled model the known models do not hold: give its "
+                        "size instead, such as 7B.",
+                        words=self.said(span),
+                    )
+                )  # fmt: skip
         cheap = [self.said(span) for span in self.spans if span.kind == "cheap"]
         if cheap:
             self.notes.append(
@@ -451,14 +521,15 @@ class _Reader:
         return Reading(self.text, reads, self.unread(), tuple(self.notes))
 
     def gpu(self, span: _Span) -> None:
-        slugs = span.value
-        if len(slugs) == 1:
-            self.set(PREFERRED_GPU, slugs[0], self.said(span))
+        named = span.value  # (slug, name) pairs
+        if len(named) == 1:
+            self.set(PREFERRED_GPU, named[0][0], self.said(span))
             return
         self.notes.append(
             _(
-                "%(words)s names %(count)s GPUs (%(slugs)s): pick one as the preferred GPU.",
-                words=self.said(span), count=len(slugs), slugs=", ".join(slugs),
+                "%(words)s names %(count)s GPUs (%(names)s): pick one as the preferred GPU.",
+                words=self.said(span), count=len(named),
+                names=Written("; ".join(name for _slug, name in named)),
             )
         )  # fmt: skip
 
@@ -474,7 +545,7 @@ class _Reader:
                 gap = self.text[other.end : edge] if step < 0 else self.text[edge : other.start]
                 if gap.strip(f" \t{GLUE}"):
                     break
-                if other.kind == "filler":
+                if other.kind in ("filler", "per_user"):
                     edge = other.start if step < 0 else other.end
                     at += step
                     continue
@@ -496,9 +567,26 @@ class _Reader:
             )  # fmt: skip
             span.used = True
             return
+        if span.unit == FOREIGN:
+            for word in self.neighbours(span):
+                if word is not None:
+                    word.used = True  # "budget 5000 USD": the budget's word is answered
+            self.notes.append(
+                _(
+                    "%(words)s: a budget is read in CNY (元) only; give it in CNY a month.",
+                    words=said,
+                )
+            )  # fmt: skip
+            span.used = True
+            return
+        if span.unit == RATE and self.beside(span, "per_user"):
+            self.per_user_rate(span)
+            return
         before, after = self.neighbours(span)
         candidates = [
-            f for f in _NUMBER_FIELDS if span.unit is None or str(f.spec.unit) == span.unit
+            f
+            for f in _NUMBER_FIELDS
+            if span.unit is None or (str(f.spec.unit) == span.unit and f.spec.unit_alone)
         ]
         # A field word beside the number names its field; it may make a rate of the unit
         # ("每秒 3000 token": tokens per second).
@@ -511,9 +599,12 @@ class _Reader:
         ]
         if named:
             word = named[0]
-            word.used = True
             field = _BY_NAME[word.field]
             words = self.text[min(word.start, span.start) : max(word.end, span.end)].strip()
+            word.used = True
+            if not self.fits(field, span.value, words):
+                span.used = True  # said back in the note
+                return
         elif span.unit is None:
             return  # a bare number: not read
         else:
@@ -522,8 +613,70 @@ class _Reader:
             if not within:
                 return
             field, words = within[0], said
+            if not self.fits(field, span.value, words):
+                span.used = True  # said back in the note
+                return
         span.used = True
         self.set(field.name, _typed(field, span.value), words)
+
+    def fits(self, field: Declared, value: float, words: str) -> bool:
+        """Return whether a number is within the field's declared bounds; if not, say so
+        (the field and its bounds) and give the field nothing."""
+        if math.isfinite(value) and _within(field, value):
+            return True
+        spec = field.spec
+        low, high = _bound(spec.gt if spec.gt is not None else spec.ge), _bound(spec.le)
+        if spec.gt is not None:
+            bounds = _("more than %(low)s and at most %(high)s", low=low, high=high)
+        else:
+            bounds = _("from %(low)s to %(high)s", low=low, high=high)
+        self.notes.append(
+            _(
+                "%(words)s: %(field)s takes %(bounds)s; not read.",
+                words=words, field=spec.label, bounds=bounds,
+            )
+        )  # fmt: skip
+        return False
+
+    def beside(self, span: _Span, kind: str) -> bool:
+        """Return whether a phrase of `kind` stands just before or after the span, with only
+        small words and spaces between."""
+        index = self.spans.index(span)
+        for step in (-1, 1):
+            at, edge = index + step, span.start if step < 0 else span.end
+            while 0 <= at < len(self.spans):
+                other = self.spans[at]
+                gap = self.text[other.end : edge] if step < 0 else self.text[edge : other.start]
+                if gap.strip(f" \t{GLUE}"):
+                    break
+                if other.kind == kind:
+                    other.used = True
+                    return True
+                if other.kind != "filler":
+                    break
+                edge = other.start if step < 0 else other.end
+                at += step
+        return False
+
+    def per_user_rate(self, span: _Span) -> None:
+        """Read one user's rate ("20 tokens/s per user") as the time per output token each
+        user sees (1 / the rate), never as the total rate, and say so."""
+        field, said = _BY_NAME[PER_USER_TIME], self.said(span)
+        span.used = True
+        if span.value <= 0 or not math.isfinite(span.value):
+            self.fits(field, math.nan, said)
+            return
+        seconds = 1 / span.value
+        if not self.fits(field, seconds, said):
+            return
+        value = _typed(field, seconds)
+        self.notes.append(
+            _(
+                "%(words)s: a rate per user, not in all: read as %(field)s, %(value)s s.",
+                words=said, field=field.spec.label, value=f"{value:g}",
+            )
+        )  # fmt: skip
+        self.set(field.name, value, said)
 
     def settle_mode(self) -> None:
         """Take the mode every field read applies to when none was said; drop a field that
@@ -561,7 +714,7 @@ class _Reader:
             self.notes.append(
                 _(
                     "%(words)s: %(field)s applies to another mode than %(mode)s.",
-                    words=words, field=f.spec.label, mode=said,
+                    words=words, field=f.spec.label, mode=_mode_label(mode),
                 )
             )  # fmt: skip
 
@@ -594,6 +747,13 @@ def _related(mode: object, other: object) -> bool:
 
 def _mode_label(mode: object) -> Message:
     return dict(_BY_NAME[MODE].spec.choices)[mode]
+
+
+def _bound(value: float) -> str:
+    """Return a declared bound as a reader writes it: 1,000,000, 1e+16, 0.5."""
+    if float(value).is_integer() and abs(value) < 1e12:
+        return f"{value:,.0f}"
+    return f"{value:g}"
 
 
 def _within(field: Declared, value: float) -> bool:

@@ -12,9 +12,10 @@ from django.utils.translation import gettext as _
 
 from configurator.engine.build import Build
 from configurator.fleet.audit import UTILISATION_BALANCED, UTILISATION_MISMATCHED
-from configurator.fleet.charts import bars
+from configurator.fleet.charts import bars, nccl_curve
 from configurator.fleet.comparison import comparison_lines, comparison_summary
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
+from configurator.fleet.probe.parsers import NCCL_PLATEAU_SIZES
 from configurator.fleet.probe_report import (
     finding_text,
     finding_title,
@@ -157,6 +158,9 @@ def probe_context(probe: NodeProbe) -> dict[str, object]:
         "unknown": unknown_lines((probe.facts or {}).get("unknown", [])),
         "comparison": comparison_lines(probe.comparison or []),
         "comparison_summary": comparison_summary(probe.comparison or []),
+        "nccl_chart": nccl_curve(facts.nccl.curve, NCCL_PLATEAU_SIZES)
+        if facts and facts.nccl and facts.nccl.curve
+        else None,
     }
 
 

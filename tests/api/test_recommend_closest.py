@@ -70,6 +70,8 @@ def test_each_closest_build_says_what_it_misses_and_meets_what_it_says(client, w
 def test_over_the_budget_the_cheapest_accepted_build_comes_first(client):
     answer = recommend(client, LORA_3000)
     assert "3,000" in answer["reason"] and "4,040" in answer["reason"]
+    # What the reason names is what it is: the cheapest of the closest accepted builds.
+    assert "of the closest accepted builds, the cheapest" in answer["reason"]
     first = answer["closest"][0]
     assert (first["build"]["gpu"], first["build"]["gpu_count"]) == ("rtx-4090", 1)
     (miss,) = first["misses"]
@@ -84,6 +86,43 @@ def test_a_budget_keeps_only_the_builds_within_it(client):
     within = recommend(client, {**served, "budget_monthly": 30_000})["builds"]
     assert within and all(b["monthly_price"] <= 30_000 for b in within)
     assert all(b["performance"]["meets_target"] for b in within)
+
+
+@pytest.mark.parametrize(
+    "served",
+    [{"model": "qwen2.5-72b", "mode": "infer", "concurrent_users": 50},
+     {"model_params_b": 7, "mode": "infer"}],
+    ids=["ranked-by-work", "ranked-by-price"],
+)  # fmt: skip
+def test_a_budget_keeps_every_build_within_it(client, served):
+    # Over the budget is a bound on the price, not a rejection of the GPU or platform: a
+    # build over it never hides another within it. A budget of the cheapest accepted build's
+    # exact price returns that build; each GPU's best build within a budget stays.
+    every = post(client, URL, {"workload": served, "limit": 20})["builds"]
+    prices = sorted({b["monthly_price"] for b in every})
+    cheapest = min(every, key=lambda b: b["monthly_price"])
+    for budget in prices[:3]:
+        asked = {"workload": {**served, "budget_monthly": budget}, "limit": 20}
+        within = [(b["build"], b["monthly_price"]) for b in post(client, URL, asked)["builds"]]
+        assert (cheapest["build"], cheapest["monthly_price"]) in within
+        for build in every:
+            if build["monthly_price"] <= budget:
+                assert (build["build"], build["monthly_price"]) in within, budget
+
+
+@pytest.mark.parametrize(
+    "workload",
+    [{"model_params_b": 20000, "mode": "infer", "target_ttft_s": 1}, TOO_SOON, LORA_3000],
+    ids=["20000b-ttft-1s", "ttft", "budget"],
+)
+def test_every_closest_build_misses_something(client, workload):
+    # A build that misses nothing meets the workload: it is among the builds, never a miss.
+    answer = recommend(client, workload)
+    assert answer["builds"] or answer["closest"]
+    assert all(item["misses"] for item in answer["closest"])
+    assert not (answer["builds"] and answer["closest"])
+    for build in answer["builds"]:
+        assert build["performance"]["meets_target"]
 
 
 def test_a_deadline_no_build_meets_offers_the_largest_builds_first(client):

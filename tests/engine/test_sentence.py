@@ -7,19 +7,25 @@ and name as the page passes them; no database is needed.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from configurator.engine.build import Workload
+from configurator.engine.build import Mode, Workload
 from configurator.engine.fields import declarations
 from configurator.engine.sentence import (
     FIELDS,
     MAX_SENTENCE,
+    UNITS,
     SentenceTooLong,
     chinese_number,
     read_sentence,
 )
+from configurator.inputs import workload_from_input
+from configurator.schemas import WorkloadIn
 
 GPUS = (
     ("rtx-4090", "NVIDIA GeForce RTX 4090 24GB"),
@@ -133,6 +139,15 @@ TABLE = [
     ("用 H100 SXM 训练 Llama-3.1-70B，１Ｔ tokens，三十天",
      {"model": "llama-3.1-70b", "mode": "train", "gpu": "h100-80g-sxm", "train_tokens": 1e12,
       "deadline_days": 30}),
+    # A rate's "t/s" is no trillion; a distilled model is its base; prompt and output lengths.
+    ("用 H20 部署 DeepSeek-R1，1000 t/s",
+     {"model": "deepseek-r1", "mode": "infer", "gpu": "h20-96g", "target_tokens_per_s": 1000}),
+    ("serve deepseek-ai/DeepSeek-R1-Distill-Llama-8B to 10 users",
+     {"model": "llama-3.1-8b", "mode": "infer", "concurrent_users": 10}),
+    ("Qwen2.5-7B 推理，输入长度 2000 token，输出长度 500 token",
+     {"model": "qwen2.5-7b", "mode": "infer", "prompt_tokens": 2000, "output_tokens": 500}),
+    ("serve Qwen2.5-7B at 500 token per second",
+     {"model": "qwen2.5-7b", "mode": "infer", "target_tokens_per_s": 500}),
 ]  # fmt: skip
 
 
@@ -145,12 +160,16 @@ def test_a_request_sets_the_fields_it_says(sentence, fields):
         assert all(part in reading.sentence for part in read.words.split(" · ")), read
 
 
-def test_what_it_reads_is_a_workload_the_engine_takes():
-    for sentence, _fields in TABLE:
-        values = read_sentence(sentence, GPUS).values()
-        if "mode" in values and ("model" in values or "model_params_b" in values):
-            values.setdefault("model_params_b", None)  # a named model fills it
-            Workload(**{k: v for k, v in values.items() if k != "gpu"})
+@pytest.mark.parametrize(("sentence", "fields"), TABLE, ids=[row[0] for row in TABLE])
+def test_what_it_reads_is_a_workload_the_engine_takes(sentence, fields):
+    # Each request of the table names a mode and a model: what it reads goes through the
+    # API's own schema and conversion, which refuse what the engine would not take.
+    values = read_sentence(sentence, GPUS).values()
+    assert "mode" in values and ("model" in values or "model_params_b" in values)
+    values.pop("gpu", None)  # the preferred GPU is checked against the catalog, not here
+    workload = workload_from_input(WorkloadIn(**values))
+    for name, value in values.items():
+        assert getattr(workload, name) == (value if name != "mode" else Mode(value)), name
 
 
 def test_what_it_cannot_read_is_said_back_as_written():
@@ -177,7 +196,10 @@ def test_a_gpu_name_that_names_several_gpus_is_said_back():
     reading = read_sentence("serve Llama-3.1-70B on H100", GPUS)
     assert "gpu" not in reading.values()
     (note,) = reading.notes
-    assert note.params["slugs"] == "h100-80g-pcie, h100-80g-sxm, h100-nvl-94g"
+    # By the names customers know, never by the catalog's slugs.
+    assert note.params["names"] == (
+        "NVIDIA H100 80GB PCIe; NVIDIA H100 80GB SXM5; NVIDIA H100 NVL 94GB"
+    )
     sxm = read_sentence("serve Llama-3.1-70B on H100 SXM", GPUS)
     assert sxm.values()["gpu"] == "h100-80g-sxm"
     nvl = read_sentence("serve Llama-3.1-70B on 2 x H100 NVL", GPUS)
@@ -252,3 +274,104 @@ def test_any_text_is_read_without_error(text):
     reading = read_sentence(text, GPUS)
     declared = {f.name for f in FIELDS}
     assert set(reading.values()) <= declared
+
+
+def test_every_declared_unit_has_its_words():
+    # A field declared with a unit the reader has no words for could never be read by unit.
+    declared = {str(f.spec.unit) for f in declarations(Workload) if f.spec.unit}
+    assert declared <= set(UNITS), declared - set(UNITS)
+
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "sentence.md"
+
+
+def test_the_documents_counts_are_the_declarations():
+    text = DOC.read_text()
+    numbers = sum(len(f.spec.words) for f in FIELDS)
+    choices = sum(len(words) for f in FIELDS for _value, words in f.spec.choice_words)
+    said = re.search(r"(\d+) phrases name a\s+number's field and (\d+) pick a choice", text)
+    assert said and (int(said[1]), int(said[2])) == (numbers, choices)
+    requests = re.search(r"(\d+) such requests, each read whole", text)
+    assert requests and int(requests[1]) == len(TABLE)
+
+
+def test_rent_is_no_budget():
+    for sentence in (
+        "rent 8 GPUs for Qwen2.5-7B inference",
+        "rent 8 H100 SXM for inference",
+        "月租 8 台 H20，部署 Qwen2.5-7B",
+    ):
+        assert "budget_monthly" not in read_sentence(sentence, GPUS).values(), sentence
+    # With its currency, an amount is a budget whatever word stands beside it.
+    assert read_sentence("月租 3万元", GPUS).values()["budget_monthly"] == 30_000
+
+
+@pytest.mark.parametrize(
+    ("sentence", "users"),
+    [("Qwen2.5-7B for 50 users, 20 tokens/s per user", 50),
+     ("Qwen2.5-7B, 50 users at 20 tok/s each", 50),
+     ("Qwen2.5-7B 推理，并发 50，每个用户 20 token/秒", 50),
+     ("Qwen2.5-7B 推理，每路 20 tokens/s", None)],
+)  # fmt: skip
+def test_a_rate_per_user_is_no_total(sentence, users):
+    reading = read_sentence(sentence, GPUS)
+    values = reading.values()
+    assert "target_tokens_per_s" not in values
+    assert values["target_tpot_s"] == 0.05  # one token each 1/20 s, per user
+    assert values.get("concurrent_users") == users
+    assert any(note.msgid.startswith("%(words)s: a rate per user") for note in reading.notes)
+
+
+def test_a_distilled_model_is_not_its_teacher():
+    reading = read_sentence("serve DeepSeek-R1-Distill-Qwen-7B to 10 users", GPUS)
+    assert "model" not in reading.values() and "model_params_b" not in reading.values()
+    (note,) = reading.notes
+    assert "a distilled model" in note.msgid and note.params["base"] == "Qwen2.5-Math-7B"
+    spaced = read_sentence("DeepSeek R1 Distill Llama 8B 推理", GPUS)
+    assert spaced.values() == {"model": "llama-3.1-8b", "mode": "infer"}
+
+
+def test_a_bare_token_count_is_no_context_length():
+    reading = read_sentence("serve Qwen2.5-7B, 500 tokens", GPUS)
+    assert not {"context_length", "prompt_tokens", "output_tokens"} & set(reading.values())
+    assert read_sentence("Qwen2.5-7B, context 500 tokens", GPUS).values()["context_length"] == 500
+
+
+@pytest.mark.parametrize(
+    "budget",
+    [
+        "budget $5000 a month",
+        "budget 5000 USD a month",
+        "预算 5000 美元每月",
+        "budget 5000 dollars",
+    ],
+)
+def test_a_budget_in_another_currency_is_refused_with_a_note(budget):
+    reading = read_sentence(f"Qwen2.5-7B inference, {budget}", GPUS)
+    assert "budget_monthly" not in reading.values()
+    assert reading.unread == ()
+    (note,) = reading.notes
+    assert "CNY" in note.msgid
+
+
+@pytest.mark.parametrize(
+    ("sentence", "field"),
+    [("serve Qwen2.5-7B to 1e999 users", "Concurrent users"),
+     ("serve Qwen2.5-7B to 2,000,000 users", "Concurrent users"),
+     ("serve Qwen2.5-7B, first token under 2 hours", None),
+     ("serve Qwen2.5-7B, 1e999 tokens/s", "Output tokens per second to serve"),
+     ("serve Qwen2.5-7B, 0 tok/s per user", "Time per output token within (seconds)")],
+)  # fmt: skip
+def test_a_number_out_of_its_fields_bounds_is_not_read(sentence, field):
+    reading = read_sentence(sentence, GPUS)
+    assert set(reading.values()) == {"model", "mode"}
+    if field:
+        (note,) = reading.notes
+        assert note.msgid == "%(words)s: %(field)s takes %(bounds)s; not read."
+        assert note.params["field"] == field and note.params["bounds"].params
+
+
+def test_a_mode_is_said_back_by_its_label_not_the_words():
+    reading = read_sentence("serve a 7B to 50 users, deadline 14 days", GPUS)
+    (note,) = reading.notes
+    assert note.params["mode"] == "inference" and note.params["mode"].msgid == "inference"

@@ -230,8 +230,23 @@ def test_nccl_bus_bandwidth_is_on_the_report(architect_client):
         {"archive": SimpleUploadedFile("p.tar.gz", tar_gz(files)), "psu_watts": 5000},
     )
     html = architect_client.get(response["Location"]).content.decode()
-    assert "92.3405 GB/s" in html
+    assert "92.3405 GB/s" in html and "average over message sizes" in html
     assert "nccl-tests.txt is missing" not in html
+
+
+@pytest.mark.django_db
+def test_nccl_bus_bandwidth_is_the_plateau_and_the_report_draws_the_curve(architect_client):
+    files = dual_socket_synthetic()
+    files["nccl-tests.txt"] = fixture("public/nccl-tests-2x8-h100-full-sweep.txt")
+    response = architect_client.post(
+        reverse("fleet:probe-upload"),
+        {"archive": SimpleUploadedFile("p.tar.gz", tar_gz(files)), "psu_watts": 5000},
+    )
+    html = architect_client.get(response["Location"]).content.decode()
+    assert "<strong>330.58 GB/s</strong>" in html  # the median of 2, 4 and 8 GB
+    assert "(70.742 GB/s)" in html  # the output's own average, named as such
+    assert html.count('class="bar-good"') == 3 and html.count('class="bar-neutral"') == 28
+    assert ">8 GB</text>" in html and ">338.82 GB/s</text>" in html and ">8 B</text>" in html
 
 
 @pytest.mark.django_db

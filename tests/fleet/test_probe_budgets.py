@@ -256,3 +256,66 @@ def test_nul_never_leaves_the_archive():
     assert not any("\x00" in text for text in files.values())
     assert files["hostname.txt"] == "h200\ufffdvm\n"
     assert node_facts(files).gpus  # the node is still read
+
+
+# Plain lscpu, the nccl-tests curve, a topology read word by word ------------------------------
+
+
+def test_plain_lscpu_keeps_only_the_fields_a_check_reads():
+    text = "".join(f"Field {i}:  {'x' * 100}\n" for i in range(100_000)) + "Socket(s): 2\n"
+    text += "Core(s) per socket: 4\n"
+    assert p.parse_lscpu_text(text).sockets == 2
+    assert peak_mb(lambda: p.parse_lscpu_text(text)) < 2  # the lines are never all kept
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Socket(s):  " + "9" * 400 + "\nCore(s) per socket: 4\n",
+         "Socket(s) is a number of 400 digits; it can be 1 to 64"),
+        ("座：  0\n每个座的核数：  4\n", "Socket(s) is 0; it can be 1 to 64"),
+        ("Core(s) per socket: 4\n", "lscpu has no 'Socket(s)'"),
+    ],
+)  # fmt: skip
+def test_plain_lscpu_counts_are_refused_as_lscpu_jsons_are(text, message):
+    assert str(parse_error(p.parse_lscpu_text, text)) == message
+
+
+def test_plain_lscpu_of_more_lines_than_a_command_prints_is_refused_by_line():
+    error = parse_error(p.parse_lscpu_text, "x\n" * (p.MAX_LINES + 1))
+    assert error.line == p.MAX_LINES + 1
+
+
+HEADER = "# size count type redop root time algbw busbw #wrong time algbw busbw #wrong\n"
+
+
+def nccl_row(size: int, busbw: str = "1.00") -> str:
+    return f"{size} 2 float sum -1 1.0 1.0 {busbw} 0 1.0 1.0 {busbw} 0\n"
+
+
+def test_an_nccl_curve_of_more_sizes_than_a_sweep_has_is_refused_by_line():
+    text = HEADER + "".join(nccl_row(8 * (i + 1)) for i in range(p.MAX_NCCL_SIZES + 1))
+    error = parse_error(p.parse_nccl_tests, text)
+    assert error.line == p.MAX_NCCL_SIZES + 2 and "more than 1,024 message sizes" in str(error)
+    assert peak_mb(lambda: p.parse_nccl_tests(text)) < 2
+
+
+def test_the_same_size_twice_is_one_point_of_the_curve():
+    text = HEADER + nccl_row(8, "1.00") * 5000
+    assert p.parse_nccl_tests(text).curve == ((8, 1.0),)
+
+
+def test_an_nccl_size_of_400_digits_is_refused_by_line():
+    error = parse_error(p.parse_nccl_tests, HEADER + nccl_row(int("9" * 400)))
+    assert error.line == 2 and "size is a number of 400 digits" in str(error)
+
+
+def test_an_nccl_bandwidth_of_400_digits_is_not_read_as_a_number():
+    run = p.parse_nccl_tests(HEADER + nccl_row(8, "9" * 400) + nccl_row(16, "2.5"))
+    assert run.curve == ((16, 2.5),)
+
+
+def test_a_topology_header_of_more_words_than_devices_is_refused_before_it_is_split():
+    header = "\t" + "\t".join(f"GPU{i}" for i in range(p.MAX_TOPO_DEVICES + 20)) + "\n"
+    error = parse_error(p.parse_topo, header + "GPU0\t X\n")
+    assert error.line == 1 and "columns" in str(error)

@@ -20,13 +20,21 @@ SECONDS = 2.0  # far above a real file's milliseconds; a budget gone wrong takes
 
 FIXTURES = {
     p.parse_lscpu_json: ["h200-vm/lscpu.json"],
-    p.parse_numactl_hardware: ["h200-vm/numactl-hardware.txt"],
-    p.parse_topo: ["h200-vm/nvidia-smi-topo.txt", "public/nvidia-smi-topo-8x4090-dual-socket.txt"],
+    p.parse_lscpu_text: ["public/lscpu-xeon-8462y-plus-nested.txt",
+                         "public/lscpu-epyc-7281-dual-socket.txt",
+                         "public/lscpu-zh-cn-spacemit-x60.txt"],
+    p.parse_numactl_hardware: ["h200-vm/numactl-hardware.txt",
+                               "public/numactl-hardware-c5n-2-nodes.txt",
+                               "public/numactl-hardware-sparse-nodes.txt"],
+    p.parse_topo: ["h200-vm/nvidia-smi-topo.txt", "public/nvidia-smi-topo-8x4090-dual-socket.txt",
+                   "public/nvidia-smi-topo-8xa100-mlx5-spaces-excerpt.txt",
+                   "public/nvidia-smi-topo-8xh-nv18-9nics-spaces-excerpt.txt"],
     p.parse_nvidia_smi_xml: ["h200-vm/nvidia-smi-q.xml"],
     p.parse_lspci: ["public/lspci-vv-rtx-a4000.txt", "public/lspci-vv-quadro-rtx8000-x1.txt"],
     p.parse_dmidecode_memory: ["public/dmidecode-memory-ddr4-rdimm.txt",
                                "public/dmidecode-memory-epyc-empty-slot.txt"],
-    p.parse_nccl_tests: ["public/nccl-tests-tail-mpirun.txt"],
+    p.parse_nccl_tests: ["public/nccl-tests-tail-mpirun.txt",
+                         "public/nccl-tests-2x8-h100-full-sweep.txt"],
 }  # fmt: skip
 REAL = [(parse, path) for parse, paths in FIXTURES.items() for path in paths]
 
@@ -35,7 +43,8 @@ ODD = st.sampled_from([
     "", "0", "-1", "²", "٣", "9" * 400, "9" * 5000, "1e400", "0-3000000", "0-100000000", "5-3",
     "0-8191,0-8191", "N/A", "\x00", "\ufffd", "x" * 70_000, "\n" * 3, "<", "&", "&a;", "]]>",
     '"', "{", "[" * 3000, "\t", "  ", ":", "-", ",", "GPU0", "node 0 cpus: 0-9999",
-    "Speed 1.2.3GT/s",
+    "Speed 1.2.3GT/s", "\ufeff", "\r", "座：", "：", "mlx5_10 ", "CPU Affinity", "# size busbw",
+    "[1,0]<stdout>:",
 ])  # fmt: skip
 NUMBERS = re.compile(r"[0-9]+(?:-[0-9]+)?")
 

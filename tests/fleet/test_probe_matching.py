@@ -61,3 +61,19 @@ def test_the_generation_is_part_of_the_model_however_it_is_written():
 def test_a_gpu_is_its_catalog_part_with_its_variant_words(catalog, product, slug):
     found = match_gpu(product, catalog, sxm_hint=False)
     assert (found.slug if found else None) == slug
+
+
+@pytest.mark.parametrize(
+    ("path", "slug"),
+    [
+        ("public/lscpu-xeon-8462y-plus-nested.txt", "xeon-platinum-8462y-plus"),
+        ("public/lscpu-xeon-e5-2696-v4.txt", None),  # a v4, but not the catalog's 2680 v4
+        ("public/lscpu-epyc-7281-dual-socket.txt", None),
+    ],
+)
+def test_real_lscpu_model_names_match_or_are_unknown(catalog, path, slug):
+    from configurator.fleet.probe.parsers import parse_lscpu_text
+    from tests.fleet.probe_archives import fixture
+
+    found = match_cpu(parse_lscpu_text(fixture(path)).model, catalog)
+    assert (found.slug if found else None) == slug

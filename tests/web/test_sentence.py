@@ -107,6 +107,19 @@ def test_a_chinese_sentence_on_the_chinese_page(client):
     assert "从您的需求读取" in html
 
 
+def test_chinese_notes_name_modes_and_gpus_in_chinese(client):
+    # The mode by its label in the page's language, never the word typed or the value; the
+    # GPUs by their names, never the catalog's slugs.
+    response, _html = page(
+        client, said("deploy 7B，期限 14 天，用 H100"), HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+    notes = response.context["sentence"]["notes"]
+    mode = next(note for note in notes if "期限 14 天" in note)
+    assert "推理" in mode and "deploy" not in mode and "infer" not in mode
+    gpus = next(note for note in notes if "H100" in note)
+    assert "NVIDIA H100 80GB SXM5" in gpus and "h100-80g" not in gpus
+
+
 def test_lora_on_a_budget_is_a_lora_fine_tune_ranked_cheapest(client):
     response, html = page(client, said(LORA), HTTP_ACCEPT_LANGUAGE="zh-hans")
     assert selected(html, "finetune_method") == "lora"

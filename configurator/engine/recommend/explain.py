@@ -44,6 +44,7 @@ from configurator.engine.sizing import size_workload, usable_gb
 
 if TYPE_CHECKING:
     from configurator.engine.catalog import Catalog
+    from configurator.engine.recommend.closest import Closest
     from configurator.engine.recommend.search import Search
 
 
@@ -319,16 +320,22 @@ def _deployable_fewest(
 
 
 def no_build_reason(
-    workload: Workload, gpus: list[Gpu], search: Search, max_gpus: int, catalog: Catalog
+    workload: Workload,
+    gpus: list[Gpu],
+    search: Search,
+    max_gpus: int,
+    catalog: Catalog,
+    closest: tuple[Closest, ...] = (),
 ) -> str:
-    """Say, with numbers, why no build serves the workload."""
+    """Say, with numbers, why no build serves the workload (`closest`: the builds that come
+    closest to it, `closest.closest_builds`)."""
     rules = search.rules
     if not gpus:
         if workload.gpu:
             return _("The catalog offers no GPU %(gpu)s.", gpu=repr(workload.gpu))
         return _("The catalog offers no GPU.")
-    if search.rejections.get(Rejection.BUDGET):
-        return budget_reason(workload, search)
+    if search.rejections.get(Rejection.BUDGET) and (said := budget_reason(workload, closest)):
+        return said
     if search.by_work and not search.needed and search.rejections.get(Rejection.WORK):
         return work_reason(workload, gpus, rules, work_gpus(search, max_gpus))
     # Every GPU offered fails the precision check: that check is the reason, counted below.
@@ -373,16 +380,23 @@ def no_build_reason(
     return _("Every candidate build was rejected; most often: %(common)s.", common=common)
 
 
-def budget_reason(workload: Workload, search: Search) -> Message:
-    """Say that the builds the rules accept rent for more than the budget, and the cheapest."""
+def budget_reason(workload: Workload, closest: tuple[Closest, ...]) -> Message | None:
+    """Say that the builds the rules accept rent for more than the budget, naming the cheapest
+    of the closest builds that misses the budget alone (it meets every other target); None
+    when each of them misses another target too (the budget is then not what stops them)."""
     budget = f"{workload.budget_monthly:,.0f}"
-    over = [item for item in search.near.values() if item.monthly_price > workload.budget_monthly]
+    over = [
+        item.recommendation
+        for item in closest
+        if [miss.field for miss in item.shortfalls] == ["budget_monthly"]
+    ]
     if not over:
-        return _("No build within the budget of CNY %(budget)s a month.", budget=budget)
+        return None
     cheapest = min(over, key=lambda item: item.monthly_price)
     return _(
-        "No build the rules accept rents for CNY %(budget)s a month or less: the cheapest, "
-        "%(build)s, rents for CNY %(price)s.",
+        "No build the rules accept rents for CNY %(budget)s a month or less: of the closest "
+        "accepted builds, the cheapest that meets every other target, %(build)s, rents for "
+        "CNY %(price)s.",
         budget=budget, build=_build_gpus(cheapest.build), price=f"{cheapest.monthly_price:,.0f}",
     )  # fmt: skip
 

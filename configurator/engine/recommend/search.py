@@ -122,7 +122,8 @@ class Search:
     missed: set[str] = field(default_factory=set)  # GPU slugs whose builds missed the target
     # GPU slugs some of whose builds the `limit` pruned before they were evaluated.
     priced_out: set[str] = field(default_factory=set)
-    # Per GPU slug, the accepted build that came closest to the targets or budget it missed.
+    # Per GPU slug, the accepted build that came closest to the targets it missed (within the
+    # budget: a build over it is priced out before it is judged).
     near: dict[str, Recommendation] = field(default_factory=dict)
     work: dict[tuple, Performance] = field(default_factory=dict)  # at a price of 1
     seconds: dict[tuple, float] = field(default_factory=dict)  # `gpu_seconds_floor` by figures
@@ -196,6 +197,25 @@ class Search:
         ram = memory_requirement(1, gpu.memory_gb, self.rules).required_gb * self.ram_per_gb
         per_gpu = gpu.monthly_price + ram + node
         return per_gpu * self.seconds[key] / 3600 / HOURS_PER_MONTH
+
+    @property
+    def budget_bound(self) -> float:
+        """Return the monthly price a build must stay under to be within the budget (the
+        budget itself is within it), or infinity without a budget."""
+        budget = self.workload.budget_monthly
+        return math.inf if budget is None else math.nextafter(budget, math.inf)
+
+    def over_budget(self, price: float, bound: float) -> bool:
+        """Return whether a build of at least this price is out: past its `bound`, or past the
+        budget, counted as the budget's rejection. Over the budget is a price bound like the
+        others, never a rejection of the GPU or platform: a cheaper CPU, platform or memory
+        may still fit it."""
+        if price >= bound:
+            return True
+        if price >= self.budget_bound:
+            self.rejections[Rejection.BUDGET] += 1
+            return True
+        return False
 
     def work_limit(self) -> float:
         """Return the cost of the work a build must beat to enter the top `limit`."""
@@ -382,7 +402,7 @@ class Search:
         return _beat(heapq.nsmallest(self.limit, self.found.values(), rank_key)[-1], tier)
 
     def keep_near(self, candidate: Recommendation) -> None:
-        """Keep an accepted build that missed a target or the budget if it is its GPU's
+        """Keep an accepted build that missed a target if it is its GPU's
         closest miss yet (the closer, then the cheaper): `closest.closest_builds` offers it."""
         gpu = candidate.build.gpu.slug
         current = self.near.get(gpu)
@@ -458,7 +478,8 @@ def complete(
     # was found, so no "no build" reason loses a rejection to it.
     parts = cpu.monthly_price * sockets + gpu.monthly_price * plan.per_node + memory.price
     parts += platform.monthly_price + (nic.monthly_price * plan.nics if nic else 0)
-    if (parts + search.node_psu_floor(gpu, platform, plan.per_node)) * plan.nodes - 0.01 >= bound:
+    floor = (parts + search.node_psu_floor(gpu, platform, plan.per_node)) * plan.nodes - 0.01
+    if search.over_budget(floor, bound):
         return None
     draft = Build.assemble(
         cpu=cpu,
@@ -484,12 +505,12 @@ def complete(
     if psus is None:
         search.rejections[Rejection.PSU_BAYS] += 1
         return None
-    if (parts + psus.price) * plan.nodes - 0.01 >= bound:
+    if search.over_budget((parts + psus.price) * plan.nodes - 0.01, bound):
         return None
     build = replace(draft, psu_watts=psus.usable_w)
     priced = build_bill(build, search.catalog, platform=platform, nic=nic, memory=memory, psus=psus)
     price = priced.monthly_price
-    if price >= bound:
+    if search.over_budget(price, bound):
         return None
     evaluation = evaluate(build, rules, workload)
     search.explored += 1
@@ -519,14 +540,9 @@ def complete(
         tier=tier(workload, platform, plan),
         performance=work,
     )
-    missed = work is not None and not work.meets_target
-    over_budget = workload.budget_monthly is not None and price > workload.budget_monthly
-    if missed:
+    if work is not None and not work.meets_target:
         search.rejections[Rejection.WORK] += 1
         search.missed.add(gpu.slug)  # more GPUs may meet the target
-    if over_budget:
-        search.rejections[Rejection.BUDGET] += 1
-    if missed or over_budget:
         search.keep_near(found)
         return None
     return found
@@ -618,13 +634,13 @@ def _search_gpu(
             if by_work:
                 floor = search.price_floor(gpu, platform, plan, base)
                 bound = prices[min(cpu.pcie_gen, platform.pcie_gen)]
-                if floor >= stop:
+                if floor >= stop or search.over_budget(floor, math.inf):
                     break  # CPUs come cheapest first
                 if floor >= bound:
                     continue  # a CPU of another PCIe generation may still do
             else:
                 bound = search.bound(gpu, rank)
-                if base >= bound:
+                if search.over_budget(base, bound):
                     break  # CPUs come cheapest first
             explored = search.explored
             candidate = complete(search, gpu, platform, cpu, plan, bound)
@@ -774,8 +790,13 @@ def recommend(
     builds = tuple(replace(item, why=explain(item, workload, rules, scenarios)) for item in ranked)
     reason, closest = None, ()
     if not builds:
-        reason = no_build_reason(workload, gpus, search, max_gpus, named)
         closest = _closest(workload, search, named, scenarios, limit, work_gpus(search, max_gpus))
+        # A closest build that misses nothing meets the workload as given: it is a build,
+        # not a near miss (the search's estimate of the GPUs a target needs can pass it by).
+        passing = [item.recommendation for item in closest if not item.shortfalls]
+        if passing:
+            return Recommendations(tuple(sorted(passing, key=rank_key)), None, search.explored)
+        reason = no_build_reason(workload, gpus, search, max_gpus, named, closest)
     return Recommendations(builds, reason, search.explored, closest)
 
 

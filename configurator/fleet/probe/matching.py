@@ -25,7 +25,8 @@ VENDORS = frozenset({"INTEL", "AMD", "NVIDIA", "GENUINE"})
 CPU_FAMILIES = frozenset({"XEON", "EPYC", "RYZEN", "THREADRIPPER", "CORE", "OPTERON"})
 GENERATION = re.compile(r"^(.*[0-9].*?)(V[0-9]{1,2})$")  # "E5-2680V4": the v4 written on
 # Words after a GPU's number that make it another product.
-GPU_VARIANTS = frozenset({"TI", "SUPER", "D", "ADA", "BLACKWELL", "XT"})
+GPU_VARIANTS = frozenset({"TI", "SUPER", "D", "ADA", "BLACKWELL", "XT", "NVL"})
+GPU_MEMORY = re.compile(r"[0-9]+GB")
 
 
 def _words(name: str) -> list[str]:
@@ -80,17 +81,32 @@ def match_gpu(product: str, catalog: Catalog, *, sxm_hint: bool) -> engine.Gpu |
     """Return the catalog GPU a product name is, its form factor told by SXM/HBM3 or links.
 
     The model number and its variant words must be the catalog part's ("NVIDIA GeForce RTX
-    4090 D" is not the RTX 4090); of the parts of one model, the form factor decides, then
-    the name sharing most words ("NVIDIA H100 NVL" is the H100 NVL, not the H100 PCIe).
+    4090 D" is not the RTX 4090, "NVIDIA H100 NVL" is the H100 NVL and "NVIDIA H200 NVL" no
+    catalog part); a form factor or memory size the name states must be the part's. Of the
+    parts of one model left, the form factor decides (SXM/HBM3 in the name, or GPUs fully
+    joined by NVLink), then the name sharing most words.
     """
     tokens = _gpu_tokens(product)
     variants = frozenset(token for token in tokens if token in GPU_VARIANTS)
-    sxm = sxm_hint or any("SXM" in token for token in tokens) or "HBM3" in tokens
+    # What the name states must be the part's: its form factor ("NVIDIA H800 PCIe" is not
+    # the H800 SXM5) and its memory ("NVIDIA A800 40GB PCIe" is not the 80GB card).
+    named_sxm = any("SXM" in token for token in tokens) or "HBM3" in tokens
+    named_form = (engine.FormFactor.SXM if named_sxm
+                  else engine.FormFactor.PCIE if "PCIE" in tokens else None)  # fmt: skip
+    memory = {token for token in tokens if GPU_MEMORY.fullmatch(token)}
+    sxm = sxm_hint or named_sxm
     candidates = []
     for gpu in catalog.gpus:
-        model = _gpu_model(_gpu_tokens(gpu.name))
-        if model and model[0] in tokens and model[1] == variants:
-            candidates.append(gpu)
+        its_tokens = _gpu_tokens(gpu.name)
+        model = _gpu_model(its_tokens)
+        if not model or model[0] not in tokens or model[1] != variants:
+            continue
+        if named_form is not None and gpu.form_factor != named_form:
+            continue
+        its_memory = {token for token in its_tokens if GPU_MEMORY.fullmatch(token)}
+        if memory and its_memory and not memory & its_memory:
+            continue
+        candidates.append(gpu)
     if not candidates:
         return None
     wanted = engine.FormFactor.SXM if sxm else engine.FormFactor.PCIE
