@@ -9,7 +9,9 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from configurator.fleet.models import NodeProbe
-from tests.fleet.probe_archives import dual_socket_synthetic, tar_gz
+from configurator.fleet.probe.facts import node_facts
+from configurator.fleet.probe.partial import facts_out, verdict_gaps
+from tests.fleet.probe_archives import dual_socket_synthetic, h200_vm_files, tar_gz
 
 
 def without(*names: str, **smi) -> dict[str, str]:
@@ -124,3 +126,12 @@ def test_the_upload_page_takes_a_partial_probe(architect_client):
     assert response.status_code == 302
     page = architect_client.get(response["Location"]).content.decode()
     assert "No rules verdict." in page and "Too few facts for a verdict" in page
+
+
+def test_one_gpu_needs_no_topology_to_have_no_nvlink():
+    files = h200_vm_files()
+    del files["nvidia-smi-topo.txt"]
+    facts = node_facts(files)
+    out = facts_out(facts, cpu_slug=None, gpu_slug="h200-141g-sxm")
+    assert out["gpu_count"] == 1 and out["nvlink"] is False and out["gpus_per_socket"] == [1]
+    assert "nvlink" not in verdict_gaps(out) and "cpu" in verdict_gaps(out)

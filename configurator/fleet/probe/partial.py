@@ -110,7 +110,8 @@ def facts_out(facts: NodeFacts, *, cpu_slug: str | None, gpu_slug: str | None) -
         "gpus_per_socket": _gpus_per_socket(facts, gpu_count),
         "gpu_numa": _gpu_numa(facts),
         "links": _links(facts),
-        "nvlink": facts.nvlink if facts.topology else None,
+        # one GPU has nothing to join: no topology is needed to know it has no NVLink
+        "nvlink": facts.nvlink if facts.topology else (False if gpu_count == 1 else None),
         "memory_gb": facts.memory_gb if has_memory else None,
         # each NUMA node's memory (numactl's size: usable, a little below what is installed)
         "numa_memory_gb": [round(node.size_mb / 1024) for node in facts.numa] or None,
