@@ -111,10 +111,10 @@ def _part(expected: Mapping[str, object], facts: Mapping[str, object], kind: str
 
 def _at_least(item: str, expected: int, measured: int | None, step: str, codes=()) -> Line:
     if measured is None:
-        return Line(item, str(expected), None, WARN, "not_measured")
+        return Line(item, expected, None, WARN, "not_measured")
     if measured < expected:
-        return Line(item, str(expected), str(measured), FAIL, step, codes=tuple(codes))
-    return Line(item, str(expected), str(measured), PASS if measured == expected else WARN,
+        return Line(item, expected, measured, FAIL, step, codes=tuple(codes))
+    return Line(item, expected, measured, PASS if measured == expected else WARN,
                 "" if measured == expected else "more_than_quoted")  # fmt: skip
 
 

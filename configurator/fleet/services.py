@@ -181,8 +181,11 @@ def probe_quote(user: AbstractBaseUser, number: str) -> Quote | None:
 
 
 def quote_manifest(quote: Quote) -> dict[str, object]:
-    """Return what a node delivered for `quote` should measure: its frozen build under its
-    frozen rules; ValidationError when a part of it has left the catalog."""
+    """Return what a node delivered for `quote` should measure: the manifest frozen with it,
+    or for a quote written before manifests were, its frozen build under its frozen rules
+    (ValidationError when a part of it has left the catalog)."""
+    if quote.manifest:
+        return quote.manifest
     catalog, _rules = snapshots()
     try:
         build_data = {k: v for k, v in quote.build.items() if k != "bom"}

@@ -206,3 +206,21 @@ def test_the_fleet_rolls_up_deliveries_by_each_nodes_latest_probe(architect_clie
     assert "Deliveries accepted first time" in page and "1 / 2" in page
     fleet_page = architect_client.get(reverse("fleet:upload")).content.decode()
     assert "nodes probed against their quote" in fleet_page
+
+
+@pytest.mark.django_db
+def test_a_quote_freezes_its_manifest_and_a_probe_is_checked_against_it(
+    architect_client, make_quote
+):
+    """The manifest is written with the quote (its build under its rules) and kept: a probe is
+    compared with the quote as written, whatever the catalog says of its parts later."""
+    from configurator.quotes.models import Quote
+
+    quote = make_quote(AS_DELIVERED, workload=None)
+    assert quote.manifest["threads"] == 128 and quote.manifest["gpus_per_socket"] == [4, 4]
+    assert quote.manifest["links"] == [{"gen": 4, "width": 16}] * 8
+    Quote.objects.filter(pk=quote.pk).update(manifest={**quote.manifest, "threads": 192})
+    body = upload(architect_client, numactl_memory(), quote.number).json()
+    threads = by_item(body, "threads")[0]
+    assert (threads["expected"], threads["measured"], threads["status"]) == (192, 128, "FAIL")
+    assert threads["step_code"] == "enable_threads"
