@@ -9,6 +9,7 @@ from ninja import Router, Status
 from ninja.security import django_auth
 
 from configurator.fleet import services
+from configurator.fleet.comparison import step_text
 from configurator.fleet.models import NodeProbe
 from configurator.fleet.probe.archive import MAX_ARCHIVE_BYTES
 from configurator.fleet.probe_report import finding_text
@@ -25,12 +26,24 @@ def probe_out(probe: NodeProbe) -> dict[str, object]:
         "id": probe.pk,
         "hostname": probe.hostname,
         "build": probe.build,
+        # api.md's node-probe answer: every fact the files show, null for the rest, and the
+        # files that would show them; no verdict when the facts are too few
+        "facts": (probe.facts or {}).get("facts"),
+        "missing": (probe.facts or {}).get("missing", []),
+        "unknown": (probe.facts or {}).get("unknown", []),
         "verdict": probe.verdict or None,
         "codes": probe.codes,
+        "checks": probe.codes,
         "balance": probe.balance or None,
         "findings": [{**f, "text": finding_text(f)} for f in probe.findings],
         "problems": probe_problems(probe),  # why there is no verdict, when there is none
         "ruleset": {"profile": probe.profile, "version": probe.rule_version},
+        # the delivered node against its quote (docs/fleet.md "Delivered as quoted")
+        "quote": probe.quote.number if probe.quote else None,
+        "comparison": [
+            {**line, "step": step_text(line), "step_code": line["step"]}
+            for line in probe.comparison
+        ],
         "report_url": reverse("fleet:probe", args=[probe.pk]),
         "binding_url": reverse("fleet:probe-binding", args=[probe.pk]),
     }
@@ -41,8 +54,9 @@ def probe_create(request: HttpRequest):
     """Read a probe.sh archive into the node's build, findings and verdict (architects only).
 
     A multipart form: `archive` (the tar.gz probe.sh wrote), `psu_watts` (the usable PSU
-    output after redundancy, which a probe cannot read: 1–100000) and `numa_binding` (whether
-    the delivery image binds ranks; default true). Bad fields are named, as everywhere.
+    output after redundancy, which a probe cannot read: 1–100000), `numa_binding` (whether
+    the delivery image binds ranks; default true) and optionally `quote` (a quote number: the
+    node is compared with its build). Bad fields are named, as everywhere; nothing is saved.
     """
     if not request.user.has_perm("fleet.add_nodeprobe"):
         return Status(403, {"detail": "Only architects may upload node probes."})
@@ -61,6 +75,11 @@ def probe_create(request: HttpRequest):
     binding = request.POST.get("numa_binding", "true").strip().lower()
     if binding not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
         errors.add("numa_binding", "Give true or false.")
+    quote = None
+    try:
+        quote = services.probe_quote(request.user, request.POST.get("quote", "")[:200])
+    except ValidationError as error:
+        errors.add("quote", error.messages[0])
     errors.raise_if_any()
     try:
         probe = services.node_probe_create(
@@ -69,7 +88,9 @@ def probe_create(request: HttpRequest):
             psu_watts=psu_watts,
             numa_binding=binding in ("true", "1", "yes", "on"),
             user=request.user,
+            quote=quote,
         )
     except ValidationError as error:
-        raise InputErrors({"archive": error.messages}) from error
+        field = "quote" if error.code == "quote" else "archive"
+        raise InputErrors({field: error.messages}) from error
     return Status(201, probe_out(probe))

@@ -26,3 +26,9 @@ class ProbeUploadForm(forms.Form):
     numa_binding = forms.BooleanField(
         label=_("The delivery image binds ranks to NUMA nodes"), required=False, initial=True
     )
+    quote = forms.CharField(
+        label=_("Quote number (optional)"),
+        required=False,
+        max_length=40,
+        help_text=_("Check the node against this quote's build, line by line (Q-2026-000123)."),
+    )

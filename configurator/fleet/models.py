@@ -113,6 +113,18 @@ class NodeProbe(models.Model):
     codes = models.JSONField(_("failing checks"), default=list, blank=True)
     balance = models.JSONField(_("balance"), default=dict, blank=True)
     findings = models.JSONField(_("hardware findings"), default=list, blank=True)
+    # api.md's node-probe `facts`, `missing` and the facts no file showed (probe/partial.py)
+    facts = models.JSONField(_("facts"), default=dict, blank=True)
+    quote = models.ForeignKey(
+        "quotes.Quote",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="probes",
+        verbose_name=_("quote"),
+    )
+    # the delivered node against its quote, line by line (fleet/manifest.py)
+    comparison = models.JSONField(_("comparison with the quote"), default=list, blank=True)
     profile = models.CharField(_("rule profile"), max_length=64, blank=True)
     rule_version = models.PositiveIntegerField(_("rule version"), null=True, blank=True)
     created_by = models.ForeignKey(

@@ -42,6 +42,12 @@ def _codes(month: Month) -> str:
     return ", ".join(f"{code} ×{count}" for code, count, _share in month["codes"]) or "—"
 
 
+def _first_time(month: Month) -> str:
+    if not month["deliveries"]:
+        return "—"
+    return f"{month['deliveries_first_time']} / {month['deliveries']}"
+
+
 def _quotes(month: Month) -> str:
     return f"{month['quotes']} / {month['quotes_issued']} / {month['quotes_accepted']}"
 
@@ -54,6 +60,7 @@ COLUMNS = (
     Column(_("Unbalanced"), lambda m: _share(m["share_unbalanced"])),
     Column(_("Average balance"), lambda m: _or_dash(m["average_balance"])),
     Column(_("Probes"), lambda m: str(m["probes"])),
+    Column(_("Deliveries accepted first time"), lambda m: _first_time(m)),
     Column(_("Failing checks"), _codes, numeric=False),
     Column(_("Quotes created / issued / accepted"), _quotes),
     Column(_("Issued, CNY per month"), lambda m: f"{m['issued_monthly_cny']:,.2f}"),

@@ -23,9 +23,16 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 from reportlab.platypus.flowables import HRFlowable
 
+from configurator import money
+from configurator.fleet.comparison import comparison_lines, comparison_summary, step_text
 from configurator.fleet.models import NodeProbe
 from configurator.fleet.monthly import COLUMNS, monthly_rows
-from configurator.fleet.probe_report import finding_text, finding_title
+from configurator.fleet.probe_report import (
+    finding_text,
+    finding_title,
+    unknown_lines,
+)
+from configurator.fleet.selectors import probe_problems
 from configurator.pdf_markup import markup, markup_lines
 from configurator.quotes.pdf import font
 from configurator.translation import check_title, in_languages
@@ -38,13 +45,17 @@ SMALL = ParagraphStyle("small", parent=BODY, fontSize=7.5, leading=10)
 SMALL_NUMBER = ParagraphStyle("small-number", parent=SMALL, alignment=TA_RIGHT)
 # The monthly table's columns on landscape A4 (265 mm between the margins), as COLUMNS lists
 # them: the failing checks get the room, a figure the width of its header's longest word.
-MONTHLY_WIDTHS = [15, 16, 14, 17, 19, 19, 16, 40, 24, 24, 26, 17, 18]
+MONTHLY_WIDTHS = [15, 14, 13, 16, 18, 18, 14, 20, 34, 22, 22, 24, 15, 16]
 BAD = ParagraphStyle("bad", parent=BODY, textColor=colors.HexColor("#b3261e"))
 NO_MONTHS = _("No finished audit, probe or quote yet.")
 REPORT = _("Hardware balance report")
 MONTHLY = _("Monthly node performance report")
 # The probe page's own sentence (templates/fleet/probe.html), so both say the same.
 PROBED = gettext_noop("Probed %(when)s; rules %(profile)s, version %(version)s.")
+NOT_JUDGED = gettext_noop("Not judged: the probe lacks a command's output")
+WOULD_TELL = gettext_noop("%(commands)s would tell (the archive has no %(files)s).")
+AGAINST_QUOTE = gettext_noop("Delivered as quoted? Against quote %(number)s")
+DEVIATIONS_COST = gettext_noop("The deviations cost %(cost)s a month.")
 VERDICTS = {"accept": _("accept"), "reject": _("reject")}
 YES, NO = _("yes"), _("no")
 SHARE = pgettext_lazy("a part of all the nodes", "share")
@@ -100,6 +111,46 @@ def _lines(render: Callable[[], object]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(in_languages(render)))
 
 
+def _problems(probe: NodeProbe) -> list[str]:
+    """Return why a probe has no verdict, in the active language (as its page says)."""
+    return probe_problems(probe)
+
+
+def _ecc(memory_ecc: bool | None) -> object:
+    """Return a build's memory ECC as written: yes, no, or not known (a partial probe's)."""
+    if memory_ecc is None:
+        return _("not known")
+    return YES if memory_ecc else NO
+
+
+def _comparison(probe: NodeProbe) -> list:
+    """Return the delivered node against its quote: one row a line, as the page shows it."""
+    stored = probe.comparison
+    summary = comparison_summary(stored)
+    number = probe.quote.number if probe.quote else "—"
+    story = [_paragraph(_lines(lambda: gettext(AGAINST_QUOTE) % {"number": number}), HEADING)]
+    if summary["monthly_cost"]:
+        story.append(_paragraph(_lines(lambda: gettext(DEVIATIONS_COST) % {
+            "cost": money.cny(summary["monthly_cost"])}), BAD))  # fmt: skip
+    rows: list[list[Cell]] = [[
+        _both(pgettext_lazy("delivered as quoted", "Checked")), _both(_("Expected")),
+        _both(_("Measured")), _both(_("Status")), _both(_("Step to take")),
+        _both(_("Monthly cost")),
+    ]]  # fmt: skip
+    for i, line in enumerate(stored):
+        rows.append([
+            _lines(lambda i=i: comparison_lines([stored[i]])[0]["title"])
+            + ((line["subject"],) if line.get("subject") else ()),
+            _lines(lambda i=i: comparison_lines([stored[i]])[0]["expected_text"]),
+            _lines(lambda i=i: comparison_lines([stored[i]])[0]["measured_text"]),
+            _lines(lambda i=i: comparison_lines([stored[i]])[0]["status_text"]),
+            _lines(lambda i=i: step_text(stored[i])) if line["step"] else "",
+            _lines(lambda c=line["monthly_cost"]: money.cny(c)) if line["monthly_cost"] else "—",
+        ])  # fmt: skip
+    story.append(_table(rows, [34 * mm, 26 * mm, 26 * mm, 14 * mm, 54 * mm, 24 * mm]))
+    return story
+
+
 def probe_pdf(probe: NodeProbe) -> bytes:
     """Return a probed node's hardware balance report as a PDF, in the PDF's languages."""
     balance = probe.balance or {}
@@ -142,13 +193,31 @@ def probe_pdf(probe: NodeProbe) -> bytes:
             _paragraph(
                 f"{build['cpu_count']} × {build['cpu']}, {build['gpu_count']} × {build['gpu']} "
                 f"({'+'.join(map(str, build['gpus_per_socket']))}), {build['memory_gb']} GB, "
-                f"ECC {_both(YES if build['memory_ecc'] else NO)}, "
+                f"ECC {_both(_ecc(build['memory_ecc']))}, "
                 f"NVLink {_both(YES if build['nvlink'] else NO)}, {build['psu_watts']} W",
                 BODY,
             )
         )
     else:
-        story.append(_paragraph(_both(_("No rules verdict: a part is not in the catalog.")), BAD))
+        story.append(_paragraph(_both(_("No rules verdict.")), BAD))
+        story += [
+            _paragraph(_lines(lambda i=i: _problems(probe)[i]), BAD)
+            for i in range(len(_problems(probe)))
+        ]
+    unknown = (probe.facts or {}).get("unknown", [])
+    if unknown:
+        story.append(_paragraph(_lines(lambda: gettext(NOT_JUDGED)), HEADING))
+        rows = [[_both(_("fact")), _both(_("command that would tell"))]]
+        rows += [
+            [
+                _lines(lambda i=i: unknown_lines([unknown[i]])[0]["fact"]),
+                _lines(lambda i=i: gettext(WOULD_TELL) % unknown_lines([unknown[i]])[0]),
+            ]
+            for i in range(len(unknown))
+        ]
+        story.append(_table(rows, [50 * mm, 128 * mm]))
+    if probe.comparison:
+        story += _comparison(probe)
     story.append(_paragraph(_both(_("Hardware findings")), HEADING))
     rows: list[list[Cell]] = [[_both(_("fault")), _both(_("finding"))]]
     rows += [

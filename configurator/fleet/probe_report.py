@@ -17,7 +17,9 @@ from django.utils.translation import gettext_lazy
 from configurator import selectors
 from configurator.engine import build as engine
 from configurator.engine.evaluate import Evaluation, evaluate
+from configurator.fleet.probe import partial
 from configurator.fleet.probe.facts import NodeFacts, node_facts
+from configurator.fleet.probe.files import FILES, STANDS_IN
 from configurator.fleet.probe.matching import match_cpu, match_gpu
 from configurator.fleet.probe.parsers import ProbeParseError
 from configurator.fleet.rows import build_fields
@@ -113,6 +115,52 @@ def finding_title(finding: dict[str, object]) -> str:
     return str(FINDING_TITLE[finding["code"]])
 
 
+# What each fact of a partial probe is, as the report names it (partial.FACT_FILES).
+FACT_TITLE = {
+    "cpu": gettext_lazy("CPU model"),
+    "cpu_model": gettext_lazy("CPU model name"),
+    "sockets": gettext_lazy("sockets"),
+    "threads": gettext_lazy("CPU threads"),
+    "numa_nodes": gettext_lazy("NUMA nodes"),
+    "gpu": gettext_lazy("GPU model"),
+    "gpu_model": gettext_lazy("GPU model name"),
+    "gpu_count": gettext_lazy("GPU count"),
+    "gpus_per_socket": gettext_lazy("GPUs per socket"),
+    "gpu_numa": gettext_lazy("each GPU's NUMA node"),
+    "links": gettext_lazy("each GPU's PCIe generation and width"),
+    "nvlink": gettext_lazy("NVLink between the GPUs"),
+    "memory_gb": gettext_lazy("memory size"),
+    "numa_memory_gb": gettext_lazy("memory per NUMA node"),
+    "memory_ecc": gettext_lazy("memory ECC"),
+    "allreduce_busbw_gbs": gettext_lazy("all-reduce bus bandwidth"),
+}
+
+
+def unknown_lines(unknown: list[dict[str, object]]) -> list[dict[str, str]]:
+    """Return each fact a partial probe could not judge, and the commands that would tell."""
+    return [
+        {
+            "fact": str(FACT_TITLE[item["fact"]]),
+            "commands": _(" or ").join(
+                FILES[other]
+                for name in item["files"]
+                for other in (name, *(o for o, what in STANDS_IN.items() if what == name))
+            ),
+            "files": ", ".join(item["files"]),
+        }
+        for item in unknown
+    ]
+
+
+def _too_few(facts: list[str], lines: list[dict[str, str]]) -> str:
+    """Return why a probe has no verdict: the facts it lacks, and the commands that would tell."""
+    text = _("Too few facts for a verdict: %(facts)s not known.") % {"facts": ", ".join(facts)}
+    if lines:
+        text += " " + _("Run %(commands)s on the node and probe it again.") % {
+            "commands": "; ".join(dict.fromkeys(line["commands"] for line in lines))}  # fmt: skip
+    return text
+
+
 @dataclass
 class ProbeReport:
     facts: NodeFacts
@@ -122,17 +170,31 @@ class ProbeReport:
     fields: dict[str, object] | None = None
     evaluation: Evaluation | None = None
     version: object = None
+    out: dict[str, object] = field(default_factory=dict)  # api.md's `facts`
+    unknown: list[dict[str, object]] = field(default_factory=list)  # facts no file showed
+    codes: list[str] = field(default_factory=list)  # the checks failing whatever is unknown
+    balance: dict[str, object] = field(default_factory=dict)  # {} when the unknown decides it
+
+    @property
+    def verdict(self) -> str:
+        """Return the rules verdict, or "" when the facts are too few to make one."""
+        return str(self.evaluation.verdict) if self.evaluation else ""
 
 
 def probe_report(facts: NodeFacts, *, psu_watts: int, numa_binding: bool) -> ProbeReport:
-    """Match a node's facts to the catalog, evaluate the build, and list every finding."""
+    """Match a node's facts to the catalog, evaluate the build, and list every finding.
+
+    A partial probe gets every fact its files show; the verdict only when the facts the build
+    is made of are all known. Memory ECC that no file shows is judged both ways: a verdict
+    both agree on stands (with the checks failing both ways), otherwise there is none.
+    """
     catalog, rules = selectors.snapshots()
     version = rules.current[rules.default]
     findings = [
         {"code": f.code, "subject": f.subject, "params": f.params} for f in facts.findings()
     ]
     report = ProbeReport(facts, findings, version=version)
-    cpu = match_cpu(facts.cpu.model, catalog.everything)
+    cpu = match_cpu(facts.cpu.model, catalog.everything) if facts.cpu else None
     gpu_names = {gpu.name for gpu in facts.gpus}
     fully_linked = bool(
         facts.topology
@@ -140,13 +202,21 @@ def probe_report(facts: NodeFacts, *, psu_watts: int, numa_binding: bool) -> Pro
         and facts.topology.nvlink_pairs()
         == len(facts.topology.gpus) * (len(facts.topology.gpus) - 1) // 2
     )
-    gpu = match_gpu(next(iter(gpu_names)), catalog.everything, sxm_hint=fully_linked)
-    if cpu is None:
+    gpu = (
+        match_gpu(next(iter(gpu_names)), catalog.everything, sxm_hint=fully_linked)
+        if gpu_names
+        else None
+    )
+    report.out = partial.facts_out(
+        facts, cpu_slug=cpu.slug if cpu else None, gpu_slug=gpu.slug if gpu else None
+    )
+    report.unknown = partial.unknown_facts(report.out, facts.missing)
+    if facts.cpu and cpu is None:
         report.problems.append(
             _("The CPU %(model)s is not in the catalog.") % {"model": facts.cpu.model}
         )
         findings.append({"code": "unknown_part", "subject": facts.cpu.model, "params": {}})
-    if gpu is None:
+    if gpu_names and gpu is None:
         report.problems.append(
             _("The GPU %(model)s is not in the catalog.") % {"model": ", ".join(gpu_names)}
         )
@@ -160,32 +230,58 @@ def probe_report(facts: NodeFacts, *, psu_watts: int, numa_binding: bool) -> Pro
     if len(gpu_names) > 1:
         report.problems.append(_("The node mixes GPU models: %(models)s.") % {
             "models": ", ".join(sorted(gpu_names))})  # fmt: skip
+    gaps = partial.verdict_gaps(report.out)
+    if gaps and not report.problems:
+        report.problems.append(_too_few(
+            [str(FACT_TITLE[fact]) for fact in gaps],
+            unknown_lines([item for item in report.unknown if item["fact"] in gaps]),
+        ))  # fmt: skip
     if gpu is not None and gpu.has_nvlink:
         for finding in findings:
             if finding["code"] == "nvlink_missing":
                 finding["severe"] = True
     for finding in findings:
         finding.setdefault("severe", finding["code"] in SEVERE)
-    if report.problems:
+    if report.problems or partial.verdict_gaps(report.out):
         return report
     cross = sum(1 for sockets in facts.gpu_sockets() if len(sockets) != 1)
-    built = engine.Build.assemble(
-        cpu=cpu,
-        cpu_count=facts.cpu.sockets,
-        gpu=gpu,
-        gpu_count=len(facts.gpus),
-        gpus_per_socket=facts.gpus_per_socket(),
-        memory_gb=facts.memory_gb,
-        memory_ecc=facts.memory_ecc is not False,
-        psu_watts=psu_watts,
-        nvlink=facts.nvlink,
-        numa_binding=numa_binding,
-        gpus_cross_numa=cross if facts.cpu.sockets > 1 else 0,
-        platform_pcie_gen=facts.pcie_gen,
-        dimm_count=len(facts.memory.dimms) if facts.memory and facts.memory.dimms else None,
-        nics=len(facts.topology.nics) if facts.topology else 0,
-    )
-    report.build = built
-    report.fields = build_fields(built, ())
-    report.evaluation = evaluate(built, version.params)
+    out = report.out
+
+    def assembled(memory_ecc: bool) -> engine.Build:
+        return engine.Build.assemble(
+            cpu=cpu,
+            cpu_count=out["sockets"],
+            gpu=gpu,
+            gpu_count=out["gpu_count"],
+            gpus_per_socket=tuple(out["gpus_per_socket"]),
+            memory_gb=out["memory_gb"],
+            memory_ecc=memory_ecc,
+            psu_watts=psu_watts,
+            nvlink=out["nvlink"],
+            numa_binding=numa_binding,
+            gpus_cross_numa=cross if out["sockets"] > 1 else 0,
+            platform_pcie_gen=facts.pcie_gen,
+            dimm_count=len(facts.memory.dimms) if facts.memory and facts.memory.dimms else None,
+            nics=len(facts.topology.nics) if facts.topology else 0,
+        )
+
+    eccs = (out["memory_ecc"],) if out["memory_ecc"] is not None else (False, True)
+    judged = [(assembled(ecc), ecc) for ecc in eccs]
+    evaluations = [evaluate(built, version.params) for built, _ecc in judged]
+    if len({str(evaluation.verdict) for evaluation in evaluations}) > 1:
+        report.problems.append(_too_few(
+            [str(FACT_TITLE["memory_ecc"])],
+            unknown_lines([{"fact": "memory_ecc", "files": ["dmidecode-memory.txt"]}]),
+        ))  # fmt: skip
+        return report
+    report.build, report.evaluation = judged[-1][0], evaluations[-1]
+    report.fields = build_fields(report.build, ())
+    if len(judged) > 1:
+        report.fields["memory_ecc"] = None  # judged both ways: not a fact
+    report.codes = [
+        code for code in evaluations[-1].failed_codes
+        if all(code in evaluation.failed_codes for evaluation in evaluations)
+    ]  # fmt: skip
+    balances = [evaluation.balance.as_dict() for evaluation in evaluations]
+    report.balance = balances[-1] if all(b == balances[-1] for b in balances) else {}
     return report

@@ -13,9 +13,16 @@ from django.utils.translation import gettext as _
 from configurator.engine.build import Build
 from configurator.fleet.audit import UTILISATION_BALANCED, UTILISATION_MISMATCHED
 from configurator.fleet.charts import bars, nccl_curve
+from configurator.fleet.comparison import comparison_lines, comparison_summary
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.parsers import NCCL_PLATEAU_SIZES
-from configurator.fleet.probe_report import finding_text, finding_title, probe_report, stored_facts
+from configurator.fleet.probe_report import (
+    finding_text,
+    finding_title,
+    probe_report,
+    stored_facts,
+    unknown_lines,
+)
 from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import row_build
 from configurator.quotes.models import Lead, Quote, QuoteEvent
@@ -148,6 +155,9 @@ def probe_context(probe: NodeProbe) -> dict[str, object]:
         "can_bind": bool(facts and facts.numa),
         "unreadable": unreadable,
         "problems": [] if unreadable else probe_problems(probe, facts),
+        "unknown": unknown_lines((probe.facts or {}).get("unknown", [])),
+        "comparison": comparison_lines(probe.comparison or []),
+        "comparison_summary": comparison_summary(probe.comparison or []),
         "nccl_chart": nccl_curve(facts.nccl.curve, NCCL_PLATEAU_SIZES)
         if facts and facts.nccl and facts.nccl.curve
         else None,
@@ -165,13 +175,41 @@ def probe_problems(probe: NodeProbe, facts=None) -> list[str]:
     return probe_report(facts, psu_watts=probe.psu_watts, numa_binding=probe.numa_binding).problems
 
 
+def _deliveries() -> dict[tuple[int, str], list[NodeProbe]]:
+    """Return the probes checked against a quote, by (quote, node), oldest first: a node is
+    its host name (the archive's name when it has none)."""
+    deliveries: dict[tuple[int, str], list[NodeProbe]] = {}
+    probes = NodeProbe.objects.filter(quote__isnull=False).only(
+        "hostname", "file_name", "quote_id", "comparison", "created_at"
+    )
+    for probe in probes.order_by("created_at", "pk"):
+        key = (probe.quote_id, probe.hostname or probe.file_name)
+        deliveries.setdefault(key, []).append(probe)
+    return deliveries
+
+
+def delivery_rollup() -> dict[str, object]:
+    """Return the delivered nodes against their quotes, each by its latest probe: how many are
+    as quoted, how many deviate, and what the deviations cost a month (the engine's losses)."""
+    latest = [comparison_summary(probes[-1].comparison) for probes in _deliveries().values()]
+    as_quoted = sum(1 for summary in latest if summary["as_quoted"])
+    return {
+        "nodes": len(latest),
+        "as_quoted": as_quoted,
+        "deviating": len(latest) - as_quoted,
+        "monthly_cost": round(sum(summary["monthly_cost"] for summary in latest), 2),
+    }
+
+
 def monthly_figures(months: int = 12) -> list[dict[str, object]]:
     """Return the last months' figures, newest first: audits, nodes, verdicts, pitfalls, probes,
     quotes and leads.
 
     A month counts the audits finished in it (nodes audited twice count twice), the node
     probes uploaded in it, the quotes created in it and those issued and accepted in it (with
-    the monthly price of the issued ones), and the leads received in it; the average balance
+    the monthly price of the issued ones), the nodes first probed against their quote in it
+    (`deliveries`) and those of them accepted first time (no FAIL line on that first probe),
+    and the leads received in it; the average balance
     is weighted by nodes, the quotes' average balance is that of their frozen evaluations.
     Conversion is the share of the month's leads (a customer's request for a recommended or
     configured build) that presales turned into a quote.
@@ -185,7 +223,7 @@ def monthly_figures(months: int = 12) -> list[dict[str, object]]:
             "unbalanced": 0, "balance_sum": 0.0, "counter": Counter(), "probes": 0,
             "probes_rejected": 0, "quotes": 0, "quotes_issued": 0, "quotes_accepted": 0,
             "issued_monthly_cny": Decimal(0), "quote_balance_sum": 0.0, "leads": 0,
-            "leads_quoted": 0,
+            "leads_quoted": 0, "deliveries": 0, "deliveries_first_time": 0,
         })  # fmt: skip
 
     done = FleetAudit.objects.filter(status=FleetAudit.Status.DONE).defer("source")
@@ -203,6 +241,10 @@ def monthly_figures(months: int = 12) -> list[dict[str, object]]:
         month = month_of(probe.created_at)
         month["probes"] += 1
         month["probes_rejected"] += probe.verdict == "reject"
+    for probes in _deliveries().values():  # a delivery counts in the month of its first probe
+        month = month_of(probes[0].created_at)
+        month["deliveries"] += 1
+        month["deliveries_first_time"] += comparison_summary(probes[0].comparison)["as_quoted"]
     for created_at, evaluation in Quote.objects.values_list("created_at", "evaluation"):
         month = month_of(created_at)
         month["quotes"] += 1

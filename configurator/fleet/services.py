@@ -10,21 +10,28 @@ from django.core.files.uploadedfile import UploadedFile
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from pydantic import ValidationError as PydanticValidationError
 
 from configurator.engine.rule_validation import parameter_errors
 from configurator.engine.rules import RuleParams
 from configurator.fleet.audit import ERROR
 from configurator.fleet.impact import rule_change_impact
+from configurator.fleet.manifest import compare, expected_manifest, priced
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.archive import ArchiveError, read_archive
 from configurator.fleet.probe.facts import node_facts
 from configurator.fleet.probe.files import HOSTNAME
 from configurator.fleet.probe.parsers import ProbeParseError
-from configurator.fleet.probe_report import probe_error_text, probe_report
+from configurator.fleet.probe_report import ProbeReport, probe_error_text, probe_report
 from configurator.fleet.report import audit_stream
 from configurator.fleet.sheet import SheetError, open_sheet
+from configurator.inputs import InputErrors, build_from_input
 from configurator.jobs.services import job_attempt_holds
 from configurator.models import RuleSetVersion
+from configurator.quotes.models import Quote
+from configurator.quotes.selectors import quote_for
+from configurator.schemas import BuildIn
+from configurator.selectors import snapshots
 from configurator.services import StaleVersion
 
 # Uploads through the web page (docs/fleet.md "Limits"); the command line has none.
@@ -159,6 +166,57 @@ def _finish(audit: FleetAudit, status: str, *, problems=None, **values) -> Fleet
     return audit
 
 
+def probe_quote(user: AbstractBaseUser, number: str) -> Quote | None:
+    """Return the quote a probe is checked against (None when none is named); a number that
+    names no quote this user may read is a ValidationError with code "quote"."""
+    number = number.strip()
+    if not number:
+        return None
+    quote = quote_for(user, number)
+    if quote is None:
+        raise ValidationError(
+            _("There is no quote %(number)s.") % {"number": number[:40]}, code="quote"
+        )
+    return quote
+
+
+def quote_manifest(quote: Quote) -> dict[str, object]:
+    """Return what a node delivered for `quote` should measure: the manifest frozen with it,
+    or for a quote written before manifests were, its frozen build under its frozen rules
+    (ValidationError when a part of it has left the catalog)."""
+    if quote.manifest:
+        return quote.manifest
+    catalog, _rules = snapshots()
+    try:
+        build_data = {k: v for k, v in quote.build.items() if k != "bom"}
+        built = build_from_input(BuildIn(**build_data), catalog.everything)
+    except (PydanticValidationError, InputErrors) as error:
+        raise ValidationError(
+            _("Quote %(number)s names a part the catalog no longer has.")
+            % {"number": quote.number},
+            code="quote",
+        ) from error
+    return expected_manifest(built, RuleParams.from_mapping(quote.ruleset_version.parameters))
+
+
+def quote_comparison(report: ProbeReport, quote: Quote) -> list[dict[str, object]]:
+    """Return a probed node against its quote, line by line, each deviation priced where the
+    engine prices it (the node's pitfall losses at the quote's monthly price)."""
+    lines = compare(quote_manifest(quote), report.out)
+    losses = None
+    if report.evaluation is not None:
+        losses = {
+            code: loss
+            for code, loss in report.evaluation.monthly_losses(float(quote.monthly_price)).items()
+            if code in report.codes
+        }
+    evaluation = quote.evaluation or {}
+    quoted = {p["code"] for p in evaluation.get("pitfalls", [])} | {
+        c["code"] for c in evaluation.get("checks", []) if c.get("status") == "fail"
+    }
+    return priced(lines, losses, quoted)
+
+
 def node_probe_create(
     *,
     content: bytes,
@@ -166,8 +224,11 @@ def node_probe_create(
     psu_watts: int,
     numa_binding: bool,
     user: AbstractBaseUser,
+    quote: Quote | None = None,
 ) -> NodeProbe:
-    """Read a probe archive into a node's report and keep it; raise ValidationError."""
+    """Read a probe archive into a node's report and keep it; raise ValidationError.
+
+    With a quote, the node is compared with the quote's frozen build (`comparison`)."""
     try:
         files = read_archive(content)
         facts = node_facts(files)
@@ -179,7 +240,7 @@ def node_probe_create(
             % {"error": probe_error_text(error)}
         ) from error
     report = probe_report(facts, psu_watts=psu_watts, numa_binding=numa_binding)
-    evaluation = report.evaluation
+    comparison = quote_comparison(report, quote) if quote is not None else []
     return NodeProbe.objects.create(
         hostname=" ".join(files.get(HOSTNAME, "").split())[:200],
         file_name=file_name[:255],
@@ -187,10 +248,13 @@ def node_probe_create(
         psu_watts=psu_watts,
         numa_binding=numa_binding,
         build=report.fields,
-        verdict=str(evaluation.verdict) if evaluation else "",
-        codes=list(evaluation.failed_codes) if evaluation else [],
-        balance=evaluation.balance.as_dict() if evaluation else {},
+        verdict=report.verdict,
+        codes=report.codes,
+        balance=report.balance,
         findings=report.findings,
+        facts={"facts": report.out, "missing": list(facts.missing), "unknown": report.unknown},
+        quote=quote,
+        comparison=comparison,
         profile=report.version.profile,
         rule_version=report.version.version,
         created_by=user,

@@ -53,7 +53,8 @@ def audit_upload(request: HttpRequest) -> HttpResponse:
         else:
             return redirect("fleet:audit", pk=audit.pk)
     audits = selectors.audit_list()[:20]
-    return render(request, "fleet/upload.html", {"form": form, "audits": audits})
+    return render(request, "fleet/upload.html", {
+        "form": form, "audits": audits, "deliveries": selectors.delivery_rollup()})  # fmt: skip
 
 
 @vary_on_headers("HX-Request")
@@ -121,19 +122,22 @@ def probe_upload(request: HttpRequest) -> HttpResponse:
                 "limit": MAX_ARCHIVE_BYTES // 2**20})  # fmt: skip
         else:
             try:
+                quote = services.probe_quote(request.user, form.cleaned_data["quote"])
                 probe = services.node_probe_create(
                     content=upload.read(),
                     file_name=upload.name,
                     psu_watts=form.cleaned_data["psu_watts"],
                     numa_binding=form.cleaned_data["numa_binding"],
                     user=request.user,
+                    quote=quote,
                 )
             except ValidationError as error:
-                form.add_error("archive", error)
+                form.add_error("quote" if error.code == "quote" else "archive", error)
             else:
                 return redirect("fleet:probe", pk=probe.pk)
-    probes = NodeProbe.objects.defer("files")[:20]
-    return render(request, "fleet/probe_upload.html", {"form": form, "probes": probes})
+    probes = NodeProbe.objects.defer("files").select_related("quote")[:20]
+    return render(request, "fleet/probe_upload.html", {
+        "form": form, "probes": probes, "deliveries": selectors.delivery_rollup()})  # fmt: skip
 
 
 @architects_only("fleet.view_nodeprobe")

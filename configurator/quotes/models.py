@@ -204,6 +204,12 @@ class Quote(models.Model):
     evaluation = models.JSONField(
         _("evaluation"), help_text=_("Every check and score, with the rule version used.")
     )
+    manifest = models.JSONField(
+        _("expected manifest"),
+        default=dict,
+        blank=True,
+        help_text=_("What a probe of the delivered node should measure (docs/fleet.md)."),
+    )
     ruleset_version = models.ForeignKey(
         "configurator.RuleSetVersion",
         on_delete=models.PROTECT,

@@ -25,6 +25,7 @@ from django.utils.translation import pgettext
 from configurator import selectors as configurator_selectors
 from configurator import services as configurator_services
 from configurator.api_shapes import evaluated_json
+from configurator.fleet.manifest import expected_manifest
 from configurator.inputs import InputErrors, build_from_input, resolved_workload, workload_frozen
 from configurator.models import RuleSetVersion
 from configurator.quotes.models import (
@@ -212,6 +213,8 @@ def quote_content(
         "workload": workload_frozen(workload) if workload else None,
         "bom": bom,
         "evaluation": evaluation,
+        # frozen with the rest: a delivered node is checked against the quote as written
+        "manifest": expected_manifest(built, evaluated.ruleset.params),
         "ruleset_version": RuleSetVersion.objects.get(
             profile__slug=ruleset["profile"], version=ruleset["version"]
         ),

@@ -24,7 +24,7 @@ import zlib
 
 from django.utils.translation import gettext as _
 
-from configurator.fleet.probe.files import FILE_BYTES, FILES, REQUIRED, STANDS_IN, present
+from configurator.fleet.probe.files import FILE_BYTES, FILES, present
 
 MAX_ARCHIVE_BYTES = 10 * 1024 * 1024  # packed, as uploaded
 # probe.sh writes about 15 members (the folder, 7 outputs, their .err files, hostname.txt).
@@ -155,13 +155,6 @@ def _text(data: bytes) -> str:
     return data.decode("utf-8", errors="replace").replace("\x00", "\ufffd")
 
 
-def _wanted(name: str) -> str:
-    """Return a missing file as the refusal names it, with what can stand in for it."""
-    wanted = [f"{name} ({FILES[name]})"]
-    wanted += [f"{other} ({FILES[other]})" for other, what in STANDS_IN.items() if what == name]
-    return _(" or ").join(wanted)
-
-
 def read_archive(content: bytes) -> dict[str, str]:
     """Return the probe files of a tar.gz by base name (text); raise ArchiveError."""
     if len(content) > MAX_ARCHIVE_BYTES:
@@ -198,10 +191,9 @@ def read_archive(content: bytes) -> dict[str, str]:
                 files[name] = _text(archive.extractfile(member).read(member.size))
     except (tarfile.TarError, OSError, EOFError, zlib.error) as error:  # zlib's, reading a member
         raise ArchiveError(_("This is not a tar.gz archive, or it is damaged.")) from error
-    missing = [name for name in REQUIRED if not present(files, name)]
-    if missing:
+    if not any(present(files, name) for name in FILES):  # any subset makes a partial report
         raise ArchiveError(
-            _("The archive lacks %(files)s.")
-            % {"files": ", ".join(_wanted(name) for name in missing)}
+            _("The archive holds none of the probe files: %(files)s.")
+            % {"files": ", ".join(f"{name} ({FILES[name]})" for name in FILES)}
         )
     return files

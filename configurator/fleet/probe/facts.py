@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from configurator.fleet.probe import parsers as p
-from configurator.fleet.probe.files import FILES, REQUIRED, STANDS_IN, present
+from configurator.fleet.probe.files import FILES, STANDS_IN, present
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,10 @@ class ProbeFinding:
 
 @dataclass(frozen=True)
 class NodeFacts:
-    cpu: p.CpuInfo
+    """What a probe's files show. A partial archive leaves `cpu` None (no lscpu) or `gpus`
+    empty (no nvidia-smi -q); `missing` names every file the archive lacks."""
+
+    cpu: p.CpuInfo | None
     gpus: tuple[p.SmiGpu, ...]
     numa: tuple[p.NumaNode, ...] = ()
     topology: p.Topology | None = None
@@ -44,7 +47,9 @@ class NodeFacts:
 
     def gpu_counts(self) -> dict[str, int]:
         """Return how many GPUs each file that lists them shows, by its command."""
-        counts = {FILES["nvidia-smi-q.xml"]: len(self.gpus)}
+        counts = {}
+        if "nvidia-smi-q.xml" not in self.missing:
+            counts[FILES["nvidia-smi-q.xml"]] = len(self.gpus)
         if self.topology:
             counts[FILES["nvidia-smi-topo.txt"]] = max(
                 len(self.topology.gpus), self.topology.column_gpus
@@ -71,8 +76,9 @@ class NodeFacts:
 
     def socket_of_node(self, node: int) -> int:
         """Return the socket a NUMA node belongs to (nodes split evenly, as SNC/NPS do)."""
-        nodes = max(self.cpu.numa_nodes, len(self.numa), 1)
-        return min(node * self.cpu.sockets // nodes, self.cpu.sockets - 1)
+        sockets = self.cpu.sockets if self.cpu else 1
+        nodes = max(self.cpu.numa_nodes if self.cpu else 0, len(self.numa), 1)
+        return min(node * sockets // nodes, sockets - 1)
 
     def socket_cpus(self) -> dict[int, frozenset[int]]:
         """Return each socket's CPUs, from the NUMA nodes."""
@@ -98,6 +104,8 @@ class NodeFacts:
 
     def gpus_per_socket(self) -> tuple[int, ...]:
         """Return how many GPUs hang off each socket (a GPU spanning sockets counts on none)."""
+        if self.cpu is None:
+            return ()
         counts = [0] * self.cpu.sockets
         placed = self.gpu_sockets()
         if not placed:
@@ -151,7 +159,7 @@ class NodeFacts:
             if link.is_nvidia_gpu and narrow and link.address[-7:] not in reported:
                 found.append(ProbeFinding("pcie_width", link.address, {
                     "width": link.width, "max": link.cap_width}))  # fmt: skip
-        if self.cpu.sockets > 1:
+        if self.cpu and self.cpu.sockets > 1:
             for gpu, sockets in zip(self.topology.gpus if self.topology else (),
                                     self.gpu_sockets(), strict=False):  # fmt: skip
                 if len(sockets) != 1:
@@ -201,16 +209,15 @@ def _optional(files: dict[str, str], name: str):
 
 
 def node_facts(files: dict[str, str]) -> NodeFacts:
-    """Parse a probe archive's files into one node's facts; raise ProbeParseError."""
+    """Parse a probe archive's files into one node's facts; raise ProbeParseError.
+
+    Any subset of the files is read (a partial probe): what a missing file would show stays
+    unknown (`cpu` None, no GPUs, ...) and the file is named in `missing`.
+    """
     missing = tuple(name for name in FILES if name not in STANDS_IN and not present(files, name))
-    for name in REQUIRED:
-        if name in missing:  # read_archive refuses such an archive; a stored one is refused here
-            error = p.ProbeParseError(p.gettext_noop("the file is empty or missing"))
-            error.file = name
-            raise error
     return NodeFacts(
         cpu=_optional(files, present(files, "lscpu.json") or "lscpu.json"),
-        gpus=_optional(files, "nvidia-smi-q.xml"),
+        gpus=_optional(files, "nvidia-smi-q.xml") or (),
         numa=_optional(files, "numactl-hardware.txt") or (),
         topology=_optional(files, "nvidia-smi-topo.txt"),
         pci=_optional(files, "lspci-vv.txt") or (),

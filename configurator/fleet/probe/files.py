@@ -10,7 +10,6 @@ FILES = {
     "dmidecode-memory.txt": "dmidecode -t memory",
     "nccl-tests.txt": "all_reduce_perf (nccl-tests)",
 }
-REQUIRED = ("lscpu.json", "nvidia-smi-q.xml")
 # A file another one stands in for: plain `lscpu` where `lscpu -J` is missing (util-linux
 # before 2.30, as on CentOS/RHEL 7); probe.sh writes it then.
 STANDS_IN = {"lscpu.txt": "lscpu.json"}

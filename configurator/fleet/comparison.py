@@ -1,0 +1,105 @@
+"""The words of a delivered node's comparison with its quote (fleet/manifest.py's lines)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy
+
+from configurator.fleet.manifest import FAIL, PASS, WARN
+
+YES, NO = gettext_lazy("yes"), gettext_lazy("no")
+ITEM_TITLE = {
+    "cpu": gettext_lazy("CPU model"),
+    "sockets": gettext_lazy("sockets"),
+    "threads": gettext_lazy("CPU threads"),
+    "gpu": gettext_lazy("GPU model"),
+    "gpu_count": gettext_lazy("GPU count"),
+    "gpus_per_socket": gettext_lazy("GPUs per socket"),
+    "memory_gb": gettext_lazy("memory size"),
+    "numa_memory": gettext_lazy("memory per NUMA node"),
+    "memory_ecc": gettext_lazy("memory ECC"),
+    "link": gettext_lazy("GPU PCIe link"),
+    "nvlink": gettext_lazy("NVLink between the GPUs"),
+    "allreduce_busbw_gbs": gettext_lazy("all-reduce bus bandwidth"),
+}
+STEP_TEXT = {
+    "": "",
+    "not_measured": gettext_lazy(
+        "Not measured: the probe lacks the file that shows it; probe the node again with "
+        "every command of probe.sh."
+    ),
+    "more_than_quoted": gettext_lazy("More than quoted: check the bill matches the node."),
+    "fit_cpu": gettext_lazy("Fit the quoted CPUs, or re-quote the node as delivered."),
+    "enable_threads": gettext_lazy(
+        "Turn on Hyper-Threading/SMT and every core in the BIOS, or fit the quoted CPU."
+    ),
+    "fit_gpu": gettext_lazy("Fit the quoted GPUs, or re-quote the node as delivered."),
+    "gpu_missing": gettext_lazy(
+        "A GPU is missing or off the bus: re-seat it, then check nvidia-smi -L and dmesg."
+    ),
+    "move_gpus": gettext_lazy(
+        "Move the GPUs into slots wired so each socket carries the quoted split."
+    ),
+    "fit_memory": gettext_lazy("Fit the missing DIMMs to the quoted size."),
+    "balance_channels": gettext_lazy(
+        "This NUMA node has less than its share: populate every memory channel evenly."
+    ),
+    "fit_ecc": gettext_lazy("Replace the memory with ECC server RDIMMs."),
+    "reseat": gettext_lazy("Re-seat the card or move it to a full x16 slot."),
+    "slot_gen": gettext_lazy("Check the slot, riser and BIOS PCIe link settings."),
+    "fit_nvlink": gettext_lazy(
+        "Fit the NVLink bridges (or check the NVSwitch fabric manager) and probe again."
+    ),
+    "run_nccl_tests": gettext_lazy(
+        "Not measured: install nccl-tests and run probe.sh with NCCL_TESTS=<build dir>."
+    ),
+    "check_fabric": gettext_lazy(
+        "Below what the time model expects: check NVLink and the fabric manager, PCIe ACS "
+        "and NCCL's P2P settings, then run nccl-tests again."
+    ),
+}
+# The status as a reader sees it (the API keeps PASS / WARN / FAIL).
+STATUS_TEXT = {
+    PASS: gettext_lazy("PASS"),
+    WARN: gettext_lazy("WARN"),
+    FAIL: gettext_lazy("FAIL"),
+}
+
+
+def step_text(line: dict[str, object]) -> str:
+    return str(STEP_TEXT[line["step"]])
+
+
+def shown(value: object) -> str:
+    """Return an expected or measured value as written: yes/no in the reader's language."""
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return str(YES if value else NO)
+    return str(value)
+
+
+def comparison_lines(stored: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Return a probe's stored comparison as the page and the PDF show it."""
+    return [
+        {
+            **line,
+            "expected_text": shown(line["expected"]),
+            "measured_text": shown(line["measured"]),
+            "title": str(ITEM_TITLE[line["item"]]),
+            "step_text": step_text(line),
+            "status_text": str(STATUS_TEXT[line["status"]]),
+        }
+        for line in stored
+    ]
+
+
+def comparison_summary(stored: list[dict[str, object]]) -> dict[str, object]:
+    """Return how many lines pass, warn and fail, and the monthly cost of the deviations."""
+    statuses = [line["status"] for line in stored]
+    return {
+        "pass": statuses.count(PASS),
+        "warn": statuses.count(WARN),
+        "fail": statuses.count(FAIL),
+        "as_quoted": bool(stored) and FAIL not in statuses,
+        "monthly_cost": round(sum(line.get("monthly_cost") or 0 for line in stored), 2),
+    }
