@@ -31,6 +31,7 @@ from configurator.inputs import (
     resolved_workload,
     workload_from_input,
 )
+from configurator.fleet.manifest import expected_manifest
 from configurator.quotes.services import AssessedBuild
 from configurator.recipes import recipe_for
 from configurator.schemas import BuildIn, WorkloadIn
@@ -68,6 +69,11 @@ class Assessment:
             permalink=self.permalink_query,
             monthly_price=Decimal(str(self.bill.monthly_price)),
             verdict=self.evaluation.verdict if self.evaluation else "error",
+            manifest=(
+                expected_manifest(self.evaluation.build, self.evaluation.ruleset.params)
+                if self.evaluation
+                else {}
+            ),
         )
 
 
