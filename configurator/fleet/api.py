@@ -60,7 +60,8 @@ def probe_create(request: HttpRequest):
     output after redundancy, which a probe cannot read: 1–100000), `numa_binding` (whether
     the delivery image binds ranks; default true) and optionally one target the node is
     compared with: `quote` (a quote number), `saved_build` (a saved build's id) or `audit`
-    with `node` (a fleet audit's id and a node_id in it). Bad fields are named, as everywhere; nothing is saved.
+    with `node` (a fleet audit's id and a node_id in it). Bad fields are named, as
+    everywhere; nothing is saved.
     """
     if not request.user.has_perm("fleet.add_nodeprobe"):
         return Status(403, {"detail": "Only architects may upload node probes."})

@@ -194,6 +194,12 @@ def _target_error(field: str, message: str) -> ValidationError:
     return ValidationError({field: [ValidationError(message, code=field)]})
 
 
+def _an_id(text: str) -> bool:
+    """Whether `text` is a row's id: ASCII digits, few of them (int() takes "²" and 5,000
+    digits badly)."""
+    return text.isascii() and text.isdigit() and len(text) < 12
+
+
 def probe_target(user: AbstractBaseUser, named: dict[str, str]) -> ProbeTarget | None:
     """Return what a probe is checked against, from the fields that name it (`TARGET_FIELDS`,
     each a string, empty when not given): None when none is named. A target that does not
@@ -218,9 +224,9 @@ def probe_target(user: AbstractBaseUser, named: dict[str, str]) -> ProbeTarget |
         return ProbeTarget(quote=quote)
     if kinds == ["saved_build"]:
         saved = None
-        if given["saved_build"].isascii() and given["saved_build"].isdigit():
-            if user.has_perm("quotes.view_lead") and len(given["saved_build"]) < 12:
-                saved = LeadBuild.objects.filter(pk=int(given["saved_build"])).first()
+        if _an_id(given["saved_build"]) and user.has_perm("quotes.view_lead"):
+            saved = LeadBuild.objects.select_related("lead").filter(
+                pk=int(given["saved_build"])).first()  # fmt: skip
         if saved is None:
             raise _target_error(
                 "saved_build",
@@ -232,9 +238,8 @@ def probe_target(user: AbstractBaseUser, named: dict[str, str]) -> ProbeTarget |
     if not given["node"]:
         raise _target_error("node", _("Name the node (its node_id in the fleet sheet)."))
     audit = None
-    if given["audit"].isascii() and given["audit"].isdigit() and len(given["audit"]) < 12:
-        if user.has_perm("fleet.view_fleetaudit"):
-            audit = FleetAudit.objects.filter(pk=int(given["audit"])).first()
+    if _an_id(given["audit"]) and user.has_perm("fleet.view_fleetaudit"):
+        audit = FleetAudit.objects.filter(pk=int(given["audit"])).first()
     if audit is None:
         raise _target_error(
             "audit", _("There is no fleet audit %(id)s.") % {"id": given["audit"][:40]}

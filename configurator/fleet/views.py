@@ -17,6 +17,7 @@ from django.views.decorators.vary import vary_on_headers
 from catalog.spreadsheets import XLSX_CONTENT_TYPE
 from configurator.fleet import delivery, export, monthly, pdf, selectors, services
 from configurator.fleet.binding import refusal_script
+from configurator.fleet.comparison import target_name
 from configurator.fleet.forms import ProbeUploadForm, SheetUploadForm
 from configurator.fleet.models import AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.archive import MAX_ARCHIVE_BYTES
@@ -143,7 +144,9 @@ def probe_upload(request: HttpRequest) -> HttpResponse:
                 form.add_error(_error_field(error), error)
             else:
                 return redirect("fleet:probe", pk=probe.pk)
-    probes = NodeProbe.objects.defer("files").select_related("quote")[:20]
+    recent = NodeProbe.objects.defer("files").select_related(
+        "quote", "audited_node")[:20]  # fmt: skip
+    probes = [(probe, target_name(probe)) for probe in recent]
     return render(request, "fleet/probe_upload.html", {
         "form": form, "probes": probes, "deliveries": selectors.delivery_rollup()})  # fmt: skip
 

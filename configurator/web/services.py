@@ -25,13 +25,13 @@ from configurator.engine.findings import Finding
 from configurator.engine.performance import Performance
 from configurator.engine.recommend import Recommendation
 from configurator.engine.registry import REGISTRY
+from configurator.fleet.manifest import expected_manifest
 from configurator.inputs import (
     InputErrors,
     build_from_input,
     resolved_workload,
     workload_from_input,
 )
-from configurator.fleet.manifest import expected_manifest
 from configurator.quotes.services import AssessedBuild
 from configurator.recipes import recipe_for
 from configurator.schemas import BuildIn, WorkloadIn
