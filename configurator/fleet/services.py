@@ -210,7 +210,7 @@ def probe_target(user: AbstractBaseUser, named: dict[str, str]) -> ProbeTarget |
         kinds.append("audit")
     if len(kinds) > 1:
         raise _target_error(
-            kinds[1] if kinds[1] != "audit" else "audit",
+            kinds[1],
             _("Check the node against one thing: a quote, a saved build or a fleet row."),
         )
     if not kinds:
@@ -244,7 +244,9 @@ def probe_target(user: AbstractBaseUser, named: dict[str, str]) -> ProbeTarget |
         raise _target_error(
             "audit", _("There is no fleet audit %(id)s.") % {"id": given["audit"][:40]}
         )
-    node = audit.nodes.select_related("build").filter(node_id=given["node"]).first()
+    node = None
+    if "\x00" not in given["node"]:  # PostgreSQL refuses a NUL in a query: no node has one
+        node = audit.nodes.select_related("build").filter(node_id=given["node"]).first()
     if node is None:
         raise _target_error(
             "node",
@@ -252,13 +254,6 @@ def probe_target(user: AbstractBaseUser, named: dict[str, str]) -> ProbeTarget |
             % {"id": audit.pk, "node": given["node"][:60]},
         )
     return ProbeTarget(audited_node=node)
-
-
-def probe_quote(user: AbstractBaseUser, number: str) -> Quote | None:
-    """Return the quote a probe is checked against (None when none is named); a number that
-    names no quote this user may read is a ValidationError with code "quote"."""
-    target = probe_target(user, {"quote": number})
-    return target.quote if target else None
 
 
 def _built(build: dict[str, object], name: str):
@@ -357,11 +352,6 @@ def target_comparison(report: ProbeReport, target: ProbeTarget) -> list[dict[str
     return priced(lines, losses, set(expected.failed))
 
 
-def quote_comparison(report: ProbeReport, quote: Quote) -> list[dict[str, object]]:
-    """Return a probed node against its quote (`target_comparison`)."""
-    return target_comparison(report, ProbeTarget(quote=quote))
-
-
 def node_probe_create(
     *,
     content: bytes,
@@ -369,14 +359,11 @@ def node_probe_create(
     psu_watts: int,
     numa_binding: bool,
     user: AbstractBaseUser,
-    quote: Quote | None = None,
     target: ProbeTarget | None = None,
 ) -> NodeProbe:
     """Read a probe archive into a node's report and keep it; raise ValidationError.
 
-    With a target (or a quote), the node is compared with its build (`comparison`)."""
-    if target is None and quote is not None:
-        target = ProbeTarget(quote=quote)
+    With a target (`probe_target`), the node is compared with its build (`comparison`)."""
     try:
         files = read_archive(content)
         facts = node_facts(files)

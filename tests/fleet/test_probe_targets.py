@@ -137,10 +137,11 @@ def test_an_unknown_target_is_a_field_error_and_nothing_is_saved(
     assert not NodeProbe.objects.exists()
 
 
-def test_an_unknown_node_in_a_real_audit_is_named(architect_client, fleet_row):
-    response = upload(architect_client, numactl_memory(), audit=fleet_row.pk, node="node-8")
+@pytest.mark.parametrize("node", ["node-8", "node\x007"])
+def test_an_unknown_node_in_a_real_audit_is_named(architect_client, fleet_row, node):
+    response = upload(architect_client, numactl_memory(), audit=fleet_row.pk, node=node)
     assert response.status_code == 400
-    assert f"Fleet audit {fleet_row.pk} has no node node-8." in response.json()["errors"]["node"]
+    assert f"Fleet audit {fleet_row.pk} has no node node" in response.json()["errors"]["node"][0]
     assert not NodeProbe.objects.exists()
 
 
