@@ -26,12 +26,12 @@ from configurator.fleet.probe.parsers import ProbeParseError
 from configurator.fleet.probe_report import ProbeReport, probe_error_text, probe_report
 from configurator.fleet.report import audit_stream
 from configurator.fleet.sheet import SheetError, open_sheet
-from configurator.inputs import InputErrors, build_from_input
+from configurator.inputs import InputErrors, build_from_input, resolved_workload
 from configurator.jobs.services import job_attempt_holds
 from configurator.models import RuleSetVersion
 from configurator.quotes.models import LeadBuild, Quote
 from configurator.quotes.selectors import quote_for
-from configurator.schemas import BuildIn
+from configurator.schemas import BuildIn, WorkloadIn
 from configurator.selectors import snapshots
 from configurator.services import Evaluated, StaleVersion, build_evaluate
 
@@ -307,8 +307,17 @@ class Expected:
     failed: frozenset[str]
 
 
-def _evaluated(build: dict[str, object], name: str) -> Evaluated:
-    return build_evaluate(build=_built(build, name))
+def _evaluated(build: dict[str, object], name: str, workload: dict | None = None) -> Evaluated:
+    """Return a stored build (and the workload saved with it) judged by today's rules."""
+    resolved = None
+    if workload:
+        try:
+            resolved = resolved_workload(WorkloadIn(**workload), snapshots()[0].everything)
+        except (PydanticValidationError, InputErrors) as error:
+            raise ValidationError(
+                _("This build's workload can no longer be read."), code=name
+            ) from error
+    return build_evaluate(build=_built(build, name), workload=resolved)
 
 
 def target_expected(target: ProbeTarget) -> Expected:
@@ -322,7 +331,7 @@ def target_expected(target: ProbeTarget) -> Expected:
         return Expected(quote_manifest(quote), float(quote.monthly_price), frozenset(failed))
     if target.saved_build is not None:
         saved = target.saved_build
-        evaluated = _evaluated(saved.build, "saved_build")
+        evaluated = _evaluated(saved.build, "saved_build", saved.workload)
         return Expected(
             saved_build_manifest(saved),
             float(saved.monthly_price),

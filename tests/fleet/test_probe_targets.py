@@ -178,3 +178,18 @@ def test_the_upload_page_names_the_target_field_and_links_prefill_it(
     assert response.status_code == 200
     assert f"Fleet audit {fleet_row.pk} has no node nope." in response.content.decode()
     assert not NodeProbe.objects.exists()
+
+
+def test_a_saved_build_with_a_workload_is_judged_with_it(architect_client, saved_build):
+    """The workload saved with a build is read again for its evaluation (what it already
+    fails is not put on the delivered node)."""
+    workload = PERMALINK + "&model_params_b=70&mode=train&batch_size=64"
+    architect_client.post(
+        reverse("web:presales_lead_save", args=[saved_build.lead_id]),
+        {"build": workload, "note": ""},
+    )
+    with_workload = LeadBuild.objects.exclude(pk=saved_build.pk).get()
+    assert with_workload.workload and with_workload.workload["model_params_b"] == 70
+    response = upload(architect_client, numactl_memory(), saved_build=with_workload.pk)
+    assert response.status_code == 201, response.json()
+    assert response.json()["saved_build"] == with_workload.pk and response.json()["comparison"]
