@@ -35,6 +35,8 @@ class NodeProbeAdmin(admin.ModelAdmin):
     readonly_fields = [
         "hostname", "file_name", "psu_watts", "numa_binding", "build", "verdict", "codes",
         "balance", "findings", "profile", "rule_version", "created_by",
+        # what the comparison was made against; a fleet has too many nodes for a select
+        "saved_build", "audited_node",
     ]  # fmt: skip
 
     def has_add_permission(self, request) -> bool:

@@ -40,6 +40,9 @@ def probe_out(probe: NodeProbe) -> dict[str, object]:
         "ruleset": {"profile": probe.profile, "version": probe.rule_version},
         # the delivered node against its quote (docs/fleet.md "Delivered as quoted")
         "quote": probe.quote.number if probe.quote else None,
+        "saved_build": probe.saved_build_id,
+        "audit": probe.audited_node.audit_id if probe.audited_node else None,
+        "node": probe.audited_node.node_id if probe.audited_node else None,
         "comparison": [
             {**line, "step": step_text(line), "step_code": line["step"]}
             for line in probe.comparison
@@ -55,8 +58,10 @@ def probe_create(request: HttpRequest):
 
     A multipart form: `archive` (the tar.gz probe.sh wrote), `psu_watts` (the usable PSU
     output after redundancy, which a probe cannot read: 1–100000), `numa_binding` (whether
-    the delivery image binds ranks; default true) and optionally `quote` (a quote number: the
-    node is compared with its build). Bad fields are named, as everywhere; nothing is saved.
+    the delivery image binds ranks; default true) and optionally one target the node is
+    compared with: `quote` (a quote number), `saved_build` (a saved build's id) or `audit`
+    with `node` (a fleet audit's id and a node_id in it). Bad fields are named, as
+    everywhere; nothing is saved.
     """
     if not request.user.has_perm("fleet.add_nodeprobe"):
         return Status(403, {"detail": "Only architects may upload node probes."})
@@ -75,11 +80,14 @@ def probe_create(request: HttpRequest):
     binding = request.POST.get("numa_binding", "true").strip().lower()
     if binding not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
         errors.add("numa_binding", "Give true or false.")
-    quote = None
+    target = None
     try:
-        quote = services.probe_quote(request.user, request.POST.get("quote", "")[:200])
+        target = services.probe_target(
+            request.user, {name: request.POST.get(name, "") for name in services.TARGET_FIELDS}
+        )
     except ValidationError as error:
-        errors.add("quote", error.messages[0])
+        for field, messages in error.message_dict.items():
+            errors.add(field, messages[0])
     errors.raise_if_any()
     try:
         probe = services.node_probe_create(
@@ -88,9 +96,9 @@ def probe_create(request: HttpRequest):
             psu_watts=psu_watts,
             numa_binding=binding in ("true", "1", "yes", "on"),
             user=request.user,
-            quote=quote,
+            target=target,
         )
     except ValidationError as error:
-        field = "quote" if error.code == "quote" else "archive"
+        field = error.code if error.code in services.TARGET_FIELDS else "archive"
         raise InputErrors({field: error.messages}) from error
     return Status(201, probe_out(probe))

@@ -2,11 +2,41 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
 
 from configurator.fleet.manifest import FAIL, PASS, WARN
 
 YES, NO = gettext_lazy("yes"), gettext_lazy("no")
+AGAINST_QUOTE = gettext_noop("Delivered as quoted? Against quote %(number)s")
+AGAINST_SAVED = gettext_noop("Delivered as quoted? Against saved build %(id)s (%(lead)s)")
+AGAINST_ROW = gettext_noop("Delivered as quoted? Against fleet audit %(audit)s, node %(node)s")
+
+
+def target_name(probe) -> str:
+    """Return what a probe was checked against, in words ("—" when none, or when its target
+    was since deleted): the page's, the PDF's and the probe list's one wording."""
+    if probe.quote_id:
+        return gettext("quote %(number)s") % {"number": probe.quote.number}
+    if probe.saved_build_id:
+        return gettext("saved build %(id)s") % {"id": probe.saved_build_id}
+    if probe.audited_node_id:
+        node = probe.audited_node
+        return gettext("fleet audit %(audit)s, node %(node)s") % {
+            "audit": node.audit_id, "node": node.node_id}  # fmt: skip
+    return "—"
+
+
+def target_heading(probe) -> str:
+    """Return the comparison's heading: "Delivered as quoted? Against …" its target."""
+    if probe.saved_build_id:
+        return gettext(AGAINST_SAVED) % {
+            "id": probe.saved_build_id, "lead": probe.saved_build.lead}  # fmt: skip
+    if probe.audited_node_id:
+        node = probe.audited_node
+        return gettext(AGAINST_ROW) % {"audit": node.audit_id, "node": node.node_id}
+    return gettext(AGAINST_QUOTE) % {"number": probe.quote.number if probe.quote else "—"}
+
+
 ITEM_TITLE = {
     "cpu": gettext_lazy("CPU model"),
     "sockets": gettext_lazy("sockets"),

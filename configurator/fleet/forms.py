@@ -32,3 +32,21 @@ class ProbeUploadForm(forms.Form):
         max_length=40,
         help_text=_("Check the node against this quote's build, line by line (Q-2026-000123)."),
     )
+    saved_build = forms.CharField(
+        label=_("Or a saved build (optional)"),
+        required=False,
+        max_length=12,
+        help_text=_("The number of a build saved to a presales lead."),
+    )
+    audit = forms.CharField(
+        label=_("Or a fleet row: fleet audit (optional)"),
+        required=False,
+        max_length=12,
+        help_text=_("The fleet audit's number, with the node below."),
+    )
+    node = forms.CharField(
+        label=_("Fleet row: node (optional)"),
+        required=False,
+        max_length=200,
+        help_text=_("The node's node_id in that audit's sheet."),
+    )

@@ -123,7 +123,24 @@ class NodeProbe(models.Model):
         related_name="probes",
         verbose_name=_("quote"),
     )
-    # the delivered node against its quote, line by line (fleet/manifest.py)
+    # or against a build saved to a lead, or a fleet audit's node (one target at most)
+    saved_build = models.ForeignKey(
+        "quotes.LeadBuild",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="probes",
+        verbose_name=_("saved build"),
+    )
+    audited_node = models.ForeignKey(
+        AuditedNode,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="probes",
+        verbose_name=_("fleet row"),
+    )
+    # the delivered node against its target, line by line (fleet/manifest.py)
     comparison = models.JSONField(_("comparison with the quote"), default=list, blank=True)
     profile = models.CharField(_("rule profile"), max_length=64, blank=True)
     rule_version = models.PositiveIntegerField(_("rule version"), null=True, blank=True)

@@ -24,7 +24,12 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, Tabl
 from reportlab.platypus.flowables import HRFlowable
 
 from configurator import money
-from configurator.fleet.comparison import comparison_lines, comparison_summary, step_text
+from configurator.fleet.comparison import (
+    comparison_lines,
+    comparison_summary,
+    step_text,
+    target_heading,
+)
 from configurator.fleet.models import NodeProbe
 from configurator.fleet.monthly import COLUMNS, monthly_rows
 from configurator.fleet.probe_report import (
@@ -54,7 +59,6 @@ MONTHLY = _("Monthly node performance report")
 PROBED = gettext_noop("Probed %(when)s; rules %(profile)s, version %(version)s.")
 NOT_JUDGED = gettext_noop("Not judged: the probe lacks a command's output")
 WOULD_TELL = gettext_noop("%(commands)s would tell (the archive has no %(files)s).")
-AGAINST_QUOTE = gettext_noop("Delivered as quoted? Against quote %(number)s")
 DEVIATIONS_COST = gettext_noop("The deviations cost %(cost)s a month.")
 VERDICTS = {"accept": _("accept"), "reject": _("reject")}
 YES, NO = _("yes"), _("no")
@@ -127,8 +131,7 @@ def _comparison(probe: NodeProbe) -> list:
     """Return the delivered node against its quote: one row a line, as the page shows it."""
     stored = probe.comparison
     summary = comparison_summary(stored)
-    number = probe.quote.number if probe.quote else "—"
-    story = [_paragraph(_lines(lambda: gettext(AGAINST_QUOTE) % {"number": number}), HEADING)]
+    story = [_paragraph(_lines(lambda: target_heading(probe)), HEADING)]
     if summary["monthly_cost"]:
         story.append(_paragraph(_lines(lambda: gettext(DEVIATIONS_COST) % {
             "cost": money.cny(summary["monthly_cost"])}), BAD))  # fmt: skip

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from configurator.engine.build import Build
 from configurator.fleet.audit import UTILISATION_BALANCED, UTILISATION_MISMATCHED
 from configurator.fleet.charts import bars, nccl_curve
-from configurator.fleet.comparison import comparison_lines, comparison_summary
+from configurator.fleet.comparison import comparison_lines, comparison_summary, target_heading
 from configurator.fleet.models import AuditedBuild, AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.parsers import NCCL_PLATEAU_SIZES
 from configurator.fleet.probe_report import (
@@ -157,6 +157,7 @@ def probe_context(probe: NodeProbe) -> dict[str, object]:
         "problems": [] if unreadable else probe_problems(probe, facts),
         "unknown": unknown_lines((probe.facts or {}).get("unknown", [])),
         "comparison": comparison_lines(probe.comparison or []),
+        "target_heading": target_heading(probe),
         "comparison_summary": comparison_summary(probe.comparison or []),
         "nccl_chart": nccl_curve(facts.nccl.curve, NCCL_PLATEAU_SIZES)
         if facts and facts.nccl and facts.nccl.curve
@@ -175,21 +176,31 @@ def probe_problems(probe: NodeProbe, facts=None) -> list[str]:
     return probe_report(facts, psu_watts=probe.psu_watts, numa_binding=probe.numa_binding).problems
 
 
-def _deliveries() -> dict[tuple[int, str], list[NodeProbe]]:
-    """Return the probes checked against a quote, by (quote, node), oldest first: a node is
-    its host name (the archive's name when it has none)."""
-    deliveries: dict[tuple[int, str], list[NodeProbe]] = {}
-    probes = NodeProbe.objects.filter(quote__isnull=False).only(
-        "hostname", "file_name", "quote_id", "comparison", "created_at"
-    )
+def _deliveries() -> dict[tuple[str, int, str], list[NodeProbe]]:
+    """Return the probes checked against a target (a quote, a saved build or a fleet row), by
+    (target, node), oldest first: a node is its host name (the archive's name when it has
+    none)."""
+    deliveries: dict[tuple[str, int, str], list[NodeProbe]] = {}
+    probes = NodeProbe.objects.exclude(
+        quote__isnull=True, saved_build__isnull=True, audited_node__isnull=True
+    ).only(
+        "hostname", "file_name", "quote_id", "saved_build_id", "audited_node_id", "comparison",
+        "created_at",
+    )  # fmt: skip
     for probe in probes.order_by("created_at", "pk"):
-        key = (probe.quote_id, probe.hostname or probe.file_name)
+        target = (
+            ("quote", probe.quote_id) if probe.quote_id
+            else ("saved_build", probe.saved_build_id) if probe.saved_build_id
+            else ("audited_node", probe.audited_node_id)
+        )  # fmt: skip
+        key = (*target, probe.hostname or probe.file_name)
         deliveries.setdefault(key, []).append(probe)
     return deliveries
 
 
 def delivery_rollup() -> dict[str, object]:
-    """Return the delivered nodes against their quotes, each by its latest probe: how many are
+    """Return the delivered nodes against their targets (quotes, saved builds, fleet rows),
+    each by its latest probe: how many are
     as quoted, how many deviate, and what the deviations cost a month (the engine's losses)."""
     latest = [comparison_summary(probes[-1].comparison) for probes in _deliveries().values()]
     as_quoted = sum(1 for summary in latest if summary["as_quoted"])

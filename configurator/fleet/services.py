@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
@@ -25,14 +26,14 @@ from configurator.fleet.probe.parsers import ProbeParseError
 from configurator.fleet.probe_report import ProbeReport, probe_error_text, probe_report
 from configurator.fleet.report import audit_stream
 from configurator.fleet.sheet import SheetError, open_sheet
-from configurator.inputs import InputErrors, build_from_input
+from configurator.inputs import InputErrors, build_from_input, resolved_workload
 from configurator.jobs.services import job_attempt_holds
 from configurator.models import RuleSetVersion
-from configurator.quotes.models import Quote
+from configurator.quotes.models import LeadBuild, Quote
 from configurator.quotes.selectors import quote_for
-from configurator.schemas import BuildIn
+from configurator.schemas import BuildIn, WorkloadIn
 from configurator.selectors import snapshots
-from configurator.services import StaleVersion
+from configurator.services import Evaluated, StaleVersion, build_evaluate
 
 # Uploads through the web page (docs/fleet.md "Limits"); the command line has none.
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
@@ -166,18 +167,117 @@ def _finish(audit: FleetAudit, status: str, *, problems=None, **values) -> Fleet
     return audit
 
 
-def probe_quote(user: AbstractBaseUser, number: str) -> Quote | None:
-    """Return the quote a probe is checked against (None when none is named); a number that
-    names no quote this user may read is a ValidationError with code "quote"."""
-    number = number.strip()
-    if not number:
-        return None
-    quote = quote_for(user, number)
-    if quote is None:
-        raise ValidationError(
-            _("There is no quote %(number)s.") % {"number": number[:40]}, code="quote"
+@dataclass(frozen=True)
+class ProbeTarget:
+    """What a probed node is checked against: a quote, a build saved to a lead, or a fleet
+    audit's node (a "fleet row"). Exactly one is set."""
+
+    quote: Quote | None = None
+    saved_build: LeadBuild | None = None
+    audited_node: AuditedNode | None = None
+
+    @property
+    def fields(self) -> dict[str, object]:
+        """The NodeProbe fields that keep this target."""
+        return {
+            "quote": self.quote,
+            "saved_build": self.saved_build,
+            "audited_node": self.audited_node,
+        }
+
+
+# The form's and the API's fields that name a target; a fleet row is an audit and a node id.
+TARGET_FIELDS = ("quote", "saved_build", "audit", "node")
+
+
+def _target_error(field: str, message: str) -> ValidationError:
+    return ValidationError({field: [ValidationError(message, code=field)]})
+
+
+def _an_id(text: str) -> bool:
+    """Whether `text` is a row's id: ASCII digits, few of them (int() takes "²" and 5,000
+    digits badly)."""
+    return text.isascii() and text.isdigit() and len(text) < 12
+
+
+def probe_target(user: AbstractBaseUser, named: dict[str, str]) -> ProbeTarget | None:
+    """Return what a probe is checked against, from the fields that name it (`TARGET_FIELDS`,
+    each a string, empty when not given): None when none is named. A target that does not
+    exist, that `user` may not read, or more than one named is a ValidationError by field."""
+    given = {name: str(named.get(name) or "").strip()[:200] for name in TARGET_FIELDS}
+    kinds = [k for k in ("quote", "saved_build") if given[k]]
+    if given["audit"] or given["node"]:
+        kinds.append("audit")
+    if len(kinds) > 1:
+        raise _target_error(
+            kinds[1],
+            _("Check the node against one thing: a quote, a saved build or a fleet row."),
         )
-    return quote
+    if not kinds:
+        return None
+    if kinds == ["quote"]:
+        quote = quote_for(user, given["quote"])
+        if quote is None:
+            raise _target_error(
+                "quote", _("There is no quote %(number)s.") % {"number": given["quote"][:40]}
+            )
+        return ProbeTarget(quote=quote)
+    if kinds == ["saved_build"]:
+        saved = None
+        if _an_id(given["saved_build"]) and user.has_perm("quotes.view_lead"):
+            saved = LeadBuild.objects.select_related("lead").filter(
+                pk=int(given["saved_build"])).first()  # fmt: skip
+        if saved is None:
+            raise _target_error(
+                "saved_build",
+                _("There is no saved build %(id)s.") % {"id": given["saved_build"][:40]},
+            )
+        return ProbeTarget(saved_build=saved)
+    if not given["audit"]:
+        raise _target_error("audit", _("Name the fleet audit the node is in."))
+    if not given["node"]:
+        raise _target_error("node", _("Name the node (its node_id in the fleet sheet)."))
+    audit = None
+    if _an_id(given["audit"]) and user.has_perm("fleet.view_fleetaudit"):
+        audit = FleetAudit.objects.filter(pk=int(given["audit"])).first()
+    if audit is None:
+        raise _target_error(
+            "audit", _("There is no fleet audit %(id)s.") % {"id": given["audit"][:40]}
+        )
+    node = None
+    if "\x00" not in given["node"]:  # PostgreSQL refuses a NUL in a query: no node has one
+        node = audit.nodes.select_related("build").filter(node_id=given["node"]).first()
+    if node is None:
+        raise _target_error(
+            "node",
+            _("Fleet audit %(id)s has no node %(node)s.")
+            % {"id": audit.pk, "node": given["node"][:60]},
+        )
+    return ProbeTarget(audited_node=node)
+
+
+def _built(build: dict[str, object], name: str):
+    """Return a stored build (evaluate's shape) as the engine's build under today's catalog;
+    ValidationError with code `name` when a part of it has left the catalog."""
+    catalog, _rules = snapshots()
+    values = {k: v for k, v in build.items() if k != "bom"}
+    if "gpus_per_socket" in values and not values["gpus_per_socket"]:
+        values["gpus_per_socket"] = None  # the page's "even split", as _build_in reads it
+    try:
+        return build_from_input(BuildIn(**values), catalog.everything)
+    except (PydanticValidationError, InputErrors) as error:
+        raise ValidationError(
+            _("This build names a part the catalog no longer has."), code=name
+        ) from error
+
+
+def build_manifest(build: dict[str, object], rules: RuleParams | None, name: str) -> dict:
+    """Return what a node delivered for a stored build should measure, under `rules` (today's
+    when None)."""
+    if rules is None:
+        published = snapshots()[1]
+        rules = published.current[published.default].params
+    return expected_manifest(_built(build, name), rules)
 
 
 def quote_manifest(quote: Quote) -> dict[str, object]:
@@ -186,35 +286,79 @@ def quote_manifest(quote: Quote) -> dict[str, object]:
     (ValidationError when a part of it has left the catalog)."""
     if quote.manifest:
         return quote.manifest
-    catalog, _rules = snapshots()
-    try:
-        build_data = {k: v for k, v in quote.build.items() if k != "bom"}
-        built = build_from_input(BuildIn(**build_data), catalog.everything)
-    except (PydanticValidationError, InputErrors) as error:
-        raise ValidationError(
-            _("Quote %(number)s names a part the catalog no longer has.")
-            % {"number": quote.number},
-            code="quote",
-        ) from error
-    return expected_manifest(built, RuleParams.from_mapping(quote.ruleset_version.parameters))
+    return build_manifest(
+        quote.build, RuleParams.from_mapping(quote.ruleset_version.parameters), "quote"
+    )
 
 
-def quote_comparison(report: ProbeReport, quote: Quote) -> list[dict[str, object]]:
-    """Return a probed node against its quote, line by line, each deviation priced where the
-    engine prices it (the node's pitfall losses at the quote's monthly price)."""
-    lines = compare(quote_manifest(quote), report.out)
+def saved_build_manifest(saved: LeadBuild) -> dict[str, object]:
+    """Return what a node delivered for a saved build should measure: the manifest written
+    when it was saved, or for one saved before, its build under today's rules."""
+    return saved.manifest or build_manifest(saved.build, None, "saved_build")
+
+
+@dataclass(frozen=True)
+class Expected:
+    """A target's side of a comparison: its manifest, its monthly price and the checks its
+    build already failed (a deviation costs only what the target did not already lose)."""
+
+    manifest: dict[str, object]
+    monthly_price: float | None
+    failed: frozenset[str]
+
+
+def _evaluated(build: dict[str, object], name: str, workload: dict | None = None) -> Evaluated:
+    """Return a stored build (and the workload saved with it) judged by today's rules."""
+    resolved = None
+    if workload:
+        try:
+            resolved = resolved_workload(WorkloadIn(**workload), snapshots()[0].everything)
+        except (PydanticValidationError, InputErrors) as error:
+            raise ValidationError(
+                _("This build's workload can no longer be read."), code=name
+            ) from error
+    return build_evaluate(build=_built(build, name), workload=resolved)
+
+
+def target_expected(target: ProbeTarget) -> Expected:
+    """Return what `target` expects of a node: the one place each target kind is read."""
+    if target.quote is not None:
+        quote = target.quote
+        evaluation = quote.evaluation or {}
+        failed = {p["code"] for p in evaluation.get("pitfalls", [])} | {
+            c["code"] for c in evaluation.get("checks", []) if c.get("status") == "fail"
+        }
+        return Expected(quote_manifest(quote), float(quote.monthly_price), frozenset(failed))
+    if target.saved_build is not None:
+        saved = target.saved_build
+        evaluated = _evaluated(saved.build, "saved_build", saved.workload)
+        return Expected(
+            saved_build_manifest(saved),
+            float(saved.monthly_price),
+            frozenset(evaluated.evaluation.failed_codes),
+        )
+    build = target.audited_node.build.build
+    evaluated = _evaluated(build, "audit")
+    return Expected(
+        expected_manifest(evaluated.build, evaluated.ruleset.params),
+        evaluated.monthly_price,  # the configurator's one bill (engine.pricing.build_bill)
+        frozenset(evaluated.evaluation.failed_codes),
+    )
+
+
+def target_comparison(report: ProbeReport, target: ProbeTarget) -> list[dict[str, object]]:
+    """Return a probed node against its target, line by line, each deviation priced where the
+    engine prices it (the node's pitfall losses at the target's monthly price)."""
+    expected = target_expected(target)
+    lines = compare(expected.manifest, report.out)
     losses = None
-    if report.evaluation is not None:
+    if report.evaluation is not None and expected.monthly_price is not None:
         losses = {
             code: loss
-            for code, loss in report.evaluation.monthly_losses(float(quote.monthly_price)).items()
+            for code, loss in report.evaluation.monthly_losses(expected.monthly_price).items()
             if code in report.codes
         }
-    evaluation = quote.evaluation or {}
-    quoted = {p["code"] for p in evaluation.get("pitfalls", [])} | {
-        c["code"] for c in evaluation.get("checks", []) if c.get("status") == "fail"
-    }
-    return priced(lines, losses, quoted)
+    return priced(lines, losses, set(expected.failed))
 
 
 def node_probe_create(
@@ -224,11 +368,11 @@ def node_probe_create(
     psu_watts: int,
     numa_binding: bool,
     user: AbstractBaseUser,
-    quote: Quote | None = None,
+    target: ProbeTarget | None = None,
 ) -> NodeProbe:
     """Read a probe archive into a node's report and keep it; raise ValidationError.
 
-    With a quote, the node is compared with the quote's frozen build (`comparison`)."""
+    With a target (`probe_target`), the node is compared with its build (`comparison`)."""
     try:
         files = read_archive(content)
         facts = node_facts(files)
@@ -240,7 +384,7 @@ def node_probe_create(
             % {"error": probe_error_text(error)}
         ) from error
     report = probe_report(facts, psu_watts=psu_watts, numa_binding=numa_binding)
-    comparison = quote_comparison(report, quote) if quote is not None else []
+    comparison = target_comparison(report, target) if target is not None else []
     return NodeProbe.objects.create(
         hostname=" ".join(files.get(HOSTNAME, "").split())[:200],
         file_name=file_name[:255],
@@ -253,7 +397,7 @@ def node_probe_create(
         balance=report.balance,
         findings=report.findings,
         facts={"facts": report.out, "missing": list(facts.missing), "unknown": report.unknown},
-        quote=quote,
+        **(target or ProbeTarget()).fields,
         comparison=comparison,
         profile=report.version.profile,
         rule_version=report.version.version,

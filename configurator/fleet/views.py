@@ -17,6 +17,7 @@ from django.views.decorators.vary import vary_on_headers
 from catalog.spreadsheets import XLSX_CONTENT_TYPE
 from configurator.fleet import delivery, export, monthly, pdf, selectors, services
 from configurator.fleet.binding import refusal_script
+from configurator.fleet.comparison import target_name
 from configurator.fleet.forms import ProbeUploadForm, SheetUploadForm
 from configurator.fleet.models import AuditedNode, FleetAudit, NodeProbe
 from configurator.fleet.probe.archive import MAX_ARCHIVE_BYTES
@@ -110,11 +111,19 @@ def probe_script(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def _error_field(error: ValidationError) -> str | None:
+    """The form field a probe's error is about: a target's, or the archive."""
+    if hasattr(error, "error_dict"):
+        return None  # add_error takes a dict of fields itself
+    return error.code if error.code in services.TARGET_FIELDS else "archive"
+
+
 @require_http_methods(["GET", "POST"])
 @architects_only("fleet.add_nodeprobe")
 def probe_upload(request: HttpRequest) -> HttpResponse:
     """Upload a probe archive; the node's balance report opens at once."""
-    form = ProbeUploadForm(request.POST or None, request.FILES or None)
+    initial = {name: request.GET.get(name, "")[:200] for name in services.TARGET_FIELDS}
+    form = ProbeUploadForm(request.POST or None, request.FILES or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["archive"]
         if upload.size > MAX_ARCHIVE_BYTES:
@@ -122,20 +131,22 @@ def probe_upload(request: HttpRequest) -> HttpResponse:
                 "limit": MAX_ARCHIVE_BYTES // 2**20})  # fmt: skip
         else:
             try:
-                quote = services.probe_quote(request.user, form.cleaned_data["quote"])
+                target = services.probe_target(request.user, form.cleaned_data)
                 probe = services.node_probe_create(
                     content=upload.read(),
                     file_name=upload.name,
                     psu_watts=form.cleaned_data["psu_watts"],
                     numa_binding=form.cleaned_data["numa_binding"],
                     user=request.user,
-                    quote=quote,
+                    target=target,
                 )
             except ValidationError as error:
-                form.add_error("quote" if error.code == "quote" else "archive", error)
+                form.add_error(_error_field(error), error)
             else:
                 return redirect("fleet:probe", pk=probe.pk)
-    probes = NodeProbe.objects.defer("files").select_related("quote")[:20]
+    recent = NodeProbe.objects.defer("files").select_related(
+        "quote", "audited_node")[:20]  # fmt: skip
+    probes = [(probe, target_name(probe)) for probe in recent]
     return render(request, "fleet/probe_upload.html", {
         "form": form, "probes": probes, "deliveries": selectors.delivery_rollup()})  # fmt: skip
 

@@ -117,6 +117,9 @@ class LeadBuild(models.Model):
     monthly_price = models.DecimalField(_("monthly price (CNY)"), max_digits=12, decimal_places=2)
     verdict = models.CharField(_("verdict"), max_length=10)
     note = models.TextField(_("note"), blank=True)
+    # what a node delivered for this build should measure (fleet/manifest.py), written when
+    # saved; empty for a build saved before manifests were (fleet.services.build_manifest)
+    manifest = models.JSONField(_("expected manifest"), default=dict, blank=True)
     created_at = models.DateTimeField(_("saved at"), auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -11,7 +11,7 @@ A transition locks the quote's row and checks the status it finds, so of two arc
 approve and return at once, one succeeds and the other is refused with nothing written.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -62,6 +62,8 @@ class AssessedBuild:
     permalink: str  # the configurator's query string
     monthly_price: Decimal
     verdict: str  # accept, reject, or error when the build could not be evaluated
+    # what a node delivered for it should measure (fleet/manifest.py); empty on an error
+    manifest: dict[str, object] = field(default_factory=dict)
 
 
 @transaction.atomic
@@ -94,6 +96,7 @@ def lead_build_save(
         permalink=assessed.permalink,
         monthly_price=assessed.monthly_price,
         verdict=assessed.verdict,
+        manifest=assessed.manifest,
         note=note,
         created_by=user,
     )

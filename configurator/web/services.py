@@ -25,6 +25,7 @@ from configurator.engine.findings import Finding
 from configurator.engine.performance import Performance
 from configurator.engine.recommend import Recommendation
 from configurator.engine.registry import REGISTRY
+from configurator.fleet.manifest import expected_manifest
 from configurator.inputs import (
     InputErrors,
     build_from_input,
@@ -68,6 +69,11 @@ class Assessment:
             permalink=self.permalink_query,
             monthly_price=Decimal(str(self.bill.monthly_price)),
             verdict=self.evaluation.verdict if self.evaluation else "error",
+            manifest=(
+                expected_manifest(self.evaluation.build, self.evaluation.ruleset.params)
+                if self.evaluation
+                else {}
+            ),
         )
 
 

@@ -205,7 +205,7 @@ def test_the_fleet_rolls_up_deliveries_by_each_nodes_latest_probe(architect_clie
     page = architect_client.get(reverse("fleet:monthly")).content.decode()
     assert "Deliveries accepted first time" in page and "1 / 2" in page
     fleet_page = architect_client.get(reverse("fleet:upload")).content.decode()
-    assert "nodes probed against their quote" in fleet_page
+    assert "nodes probed against a quote, saved build or fleet row" in fleet_page
 
 
 @pytest.mark.django_db
