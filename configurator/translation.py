@@ -13,7 +13,7 @@ from django.utils import translation
 from django.utils.translation import get_language, gettext, ngettext
 
 from configurator.engine import evaluate  # noqa: F401  (registers every check)
-from configurator.engine.messages import Message, Written
+from configurator.engine.messages import Message, Written, join
 from configurator.engine.registry import REGISTRY, CheckKind
 
 # The language message ids are written in (the engine's `_()`, every gettext call): its texts
@@ -53,6 +53,18 @@ def check_code(code: str) -> str:
     for the API, and their title names them on a page."""
     registered = REGISTRY.get(code) if code in REGISTRY else None
     return code if registered is not None and registered.kind is CheckKind.PITFALL else ""
+
+
+def check_label(code: str) -> str:
+    """Return how a list of failing checks names one in the active language: a pitfall by
+    its code (P1–P8, explained in a legend), any other check by its title."""
+    return check_code(code) or check_title(code, code)
+
+
+def check_labels(labels: Iterable[str]) -> str:
+    """Return failing checks' labels (`check_label`, a count beside each maybe) as one list in
+    the active language ("P1, P3" in English, "P1、P3" in Chinese)."""
+    return localize(join(labels, ", "))
 
 
 def localized_errors(errors: Mapping[str, Iterable[str]]) -> dict[str, list[str]]:

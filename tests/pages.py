@@ -13,12 +13,16 @@ from decimal import Decimal
 from pathlib import Path
 from urllib.parse import quote as quoted
 
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from configurator.fleet.models import FleetAudit, NodeProbe
 from configurator.quotes import links, services
 from configurator.quotes.models import Lead
 from configurator.schemas import BuildIn, WorkloadIn
 from configurator.web.services import configuration_share
+from tests.fleet import sheets
+from tests.fleet.probe_archives import dual_socket_synthetic, tar_gz
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -59,8 +63,9 @@ def readme_rows() -> list[str]:
 
 def page_data(presales, architect) -> dict[str, str]:
     """Make what the pages show: a lead from the configurator's quote request, a quote in
-    review, one issued to its customer and a short link. Return the values of the table's
-    placeholders."""
+    review, one issued to its customer, a short link, a fleet audit and a node probed against
+    the issued quote (one GPU link narrowed, so the comparison has deviations to show). Return
+    the values of the table's placeholders."""
     client = Client(HTTP_ACCEPT_LANGUAGE="zh-hans")
     client.post("/configure/quote/", {**CUSTOMER, "build": MODERN + TRAIN_70B})
     lead = Lead.objects.latest("pk")
@@ -84,11 +89,27 @@ def page_data(presales, architect) -> dict[str, str]:
     services.quote_approve(quote=issued, user=architect)
     issued = services.quote_issue(quote=issued, user=presales)
     shared = configuration_share(query=LEGACY + TRAIN_70B)
+    fleet = Client()
+    fleet.force_login(architect)
+    fleet.post(
+        "/fleet/",
+        {
+            "sheet": SimpleUploadedFile(
+                "fleet.csv", sheets.csv_bytes([sheets.GOOD, sheets.P3, sheets.LEGACY])
+            )
+        },
+    )
+    archive = SimpleUploadedFile("probe.tar.gz", tar_gz(dual_socket_synthetic(narrow=5)))
+    fleet.post(
+        "/api/v1/fleet/probes", {"archive": archive, "psu_watts": 5000, "quote": issued.number}
+    )
     return {
         "id": str(lead.pk),
         "number": issued.number,
         "token": links.customer_token(issued),
         "share": shared.id,
+        "audit": FleetAudit.objects.latest("pk").pk,
+        "probe": NodeProbe.objects.latest("pk").pk,
     }
 
 
@@ -117,6 +138,16 @@ def pages(values: dict[str, str]) -> list[Page]:
         "/quotes/<number>/": [Page("/quotes/<number>/", "/quotes/{number}/", STAFF)],
         "/quotes/review/": [Page("/quotes/review/", "/quotes/review/", (ARCHITECT,))],
         "/quotes/c/<token>/": [Page("/quotes/c/<token>/", "/quotes/c/{token}/", (ANONYMOUS,))],
+        "/fleet/": [Page("/fleet/", "/fleet/", (ARCHITECT,))],
+        "/fleet/audits/<id>/": [
+            Page("/fleet/audits/<id>/", "/fleet/audits/{audit}/", (ARCHITECT,))
+        ],
+        "/fleet/probes/": [Page("/fleet/probes/", "/fleet/probes/", (ARCHITECT,))],
+        "/fleet/probes/<id>/": [
+            Page("/fleet/probes/<id>/", "/fleet/probes/{probe}/", (ARCHITECT,))
+        ],
+        "/fleet/report/": [Page("/fleet/report/", "/fleet/report/", (ARCHITECT,))],
+        "/fleet/delivery/": [Page("/fleet/delivery/", "/fleet/delivery/", (ARCHITECT,))],
     }
     found = []
     for row in readme_rows():
@@ -128,4 +159,5 @@ def pages(values: dict[str, str]) -> list[Page]:
 
 def walked_rows() -> set[str]:
     """Return the README rows `pages` has URLs for."""
-    return {page.row for page in pages({"id": "1", "number": "Q", "token": "T", "share": "S"})}
+    values = {"id": "1", "number": "Q", "token": "T", "share": "S", "audit": "1", "probe": "1"}
+    return {page.row for page in pages(values)}

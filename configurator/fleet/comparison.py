@@ -79,9 +79,7 @@ STEP_TEXT = {
     "fit_nvlink": gettext_lazy(
         "Fit the NVLink bridges (or check the NVSwitch fabric manager) and probe again."
     ),
-    "run_nccl_tests": gettext_lazy(
-        "Not measured: install nccl-tests and run probe.sh with NCCL_TESTS=<build dir>."
-    ),
+    "run_nccl_tests": gettext_lazy("Not measured: build nccl-tests on the node and probe again:"),
     "check_fabric": gettext_lazy(
         "Below what the time model expects: check NVLink and the fabric manager, PCIe ACS "
         "and NCCL's P2P settings, then run nccl-tests again."
@@ -95,8 +93,15 @@ STATUS_TEXT = {
 }
 
 
+# The command a step's text ends with, as typed (docs/fleet.md, "The probe script").
+STEP_COMMAND = {"run_nccl_tests": "NCCL_TESTS=/opt/nccl-tests/build sudo -E bash probe.sh"}
+
+
 def step_text(line: dict[str, object]) -> str:
-    return str(STEP_TEXT[line["step"]])
+    """Return a line's step in words, with its command where it has one (the API, the PDF)."""
+    command = STEP_COMMAND.get(line["step"])
+    words = str(STEP_TEXT[line["step"]])
+    return f"{words} {command}" if command else words
 
 
 def shown(value: object) -> str:
@@ -116,7 +121,8 @@ def comparison_lines(stored: list[dict[str, object]]) -> list[dict[str, object]]
             "expected_text": shown(line["expected"]),
             "measured_text": shown(line["measured"]),
             "title": str(ITEM_TITLE[line["item"]]),
-            "step_text": step_text(line),
+            "step_text": str(STEP_TEXT[line["step"]]),
+            "step_command": STEP_COMMAND.get(line["step"], ""),
             "status_text": str(STATUS_TEXT[line["status"]]),
         }
         for line in stored

@@ -48,5 +48,5 @@ class ProbeUploadForm(forms.Form):
         label=_("Fleet row: node (optional)"),
         required=False,
         max_length=200,
-        help_text=_("The node's node_id in that audit's sheet."),
+        help_text=_("The node as that audit's sheet names it (its first column)."),
     )

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from configurator.translation import check_label, check_labels
+
 Month = dict[str, object]
 
 
@@ -39,7 +41,8 @@ def _or_dash(value: object) -> str:
 
 
 def _codes(month: Month) -> str:
-    return ", ".join(f"{code} ×{count}" for code, count, _share in month["codes"]) or "—"
+    labels = (f"{check_label(code)} ×{count}" for code, count, _share in month["codes"])
+    return check_labels(labels) or "—"
 
 
 def _first_time(month: Month) -> str:

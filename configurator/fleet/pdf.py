@@ -40,7 +40,7 @@ from configurator.fleet.probe_report import (
 from configurator.fleet.selectors import probe_problems
 from configurator.pdf_markup import markup, markup_lines
 from configurator.quotes.pdf import font
-from configurator.translation import check_title, in_languages
+from configurator.translation import check_label, check_labels, check_title, in_languages
 
 FONT = font()
 TITLE = ParagraphStyle("title", fontName=FONT, fontSize=16, leading=22, spaceAfter=6)
@@ -108,6 +108,13 @@ def _document(story: list, title: str, pagesize=A4) -> bytes:
 def _both(text: object) -> str:
     """Return a label in each of the PDF's languages, ' · ' between (once when they agree)."""
     return " · ".join(dict.fromkeys(in_languages(lambda: text)))
+
+
+def _checks(codes: list[str]) -> str:
+    """Return failing checks (P1–P8, else their titles) in each of the PDF's languages."""
+    return " · ".join(
+        dict.fromkeys(in_languages(lambda: check_labels(check_label(c) for c in codes)))
+    )
 
 
 def _lines(render: Callable[[], object]) -> tuple[str, ...]:
@@ -184,7 +191,7 @@ def probe_pdf(probe: NodeProbe) -> bytes:
                     balance.get("cpu_threads", "—"),
                     balance.get("pcie_lanes", "—"),
                     balance.get("memory", "—"),
-                    " ".join(probe.codes) or "—",
+                    _checks(probe.codes) or "—",
                 ],
             ]
         ),

@@ -27,7 +27,7 @@ from configurator.fleet.recipes import recipe_builds
 from configurator.fleet.rows import row_build
 from configurator.quotes.models import Lead, Quote, QuoteEvent
 from configurator.selectors import snapshots
-from configurator.translation import check_title
+from configurator.translation import check_code, check_label, check_title
 
 BANDS = ((0, 50), (50, 70), (70, 85), (85, 101))
 
@@ -50,7 +50,10 @@ def audit_charts(audit: FleetAudit) -> dict[str, object]:
     codes = summary.get("codes", {})
     nodes = summary.get("accepted", 0) + summary.get("rejected", 0)
     failing = bars(
-        [(code, count, f"{count} ({count / nodes:.0%})", "bad") for code, count in codes.items()]
+        [
+            (check_label(code), count, f"{count} ({count / nodes:.0%})", "bad")
+            for code, count in codes.items()
+        ]
     )
     band_counts = dict.fromkeys(BANDS, 0)
     for build in AuditedBuild.objects.filter(audit=audit).only("overall", "node_count"):
@@ -74,8 +77,9 @@ def audit_charts(audit: FleetAudit) -> dict[str, object]:
 
 
 def code_legend(codes) -> list[tuple[str, str]]:
-    """Return (code, title in the request's language) for each check code given."""
-    return [(code, check_title(code, code)) for code in codes]
+    """Return (code, title in the request's language) for each pitfall code given: the
+    codes a page shows as P1–P8; any other check is shown by its title (`check_label`)."""
+    return [(code, check_title(code, code)) for code in codes if check_code(code)]
 
 
 def utilisation_figures() -> dict[str, float]:
@@ -151,7 +155,7 @@ def probe_context(probe: NodeProbe) -> dict[str, object]:
         "gpus": gpus,
         "findings": findings,
         "severe": [f for f in findings if f.get("severe")],
-        "legend": code_legend(probe.codes),
+        "failing": [(check_code(code), check_title(code, code)) for code in probe.codes],
         "can_bind": bool(facts and facts.numa),
         "unreadable": unreadable,
         "problems": [] if unreadable else probe_problems(probe, facts),

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
 from catalog.spreadsheets import XLSX_CONTENT_TYPE
-from configurator.fleet import delivery, export, monthly, pdf, selectors, services
+from configurator.fleet import delivery, export, monthly, pdf, selectors, services, sheet
 from configurator.fleet.binding import refusal_script
 from configurator.fleet.comparison import target_name
 from configurator.fleet.forms import ProbeUploadForm, SheetUploadForm
@@ -55,7 +55,8 @@ def audit_upload(request: HttpRequest) -> HttpResponse:
             return redirect("fleet:audit", pk=audit.pk)
     audits = selectors.audit_list()[:20]
     return render(request, "fleet/upload.html", {
-        "form": form, "audits": audits, "deliveries": selectors.delivery_rollup()})  # fmt: skip
+        "form": form, "audits": audits, "deliveries": selectors.delivery_rollup(),
+        "columns": sheet.required_headers()})  # fmt: skip
 
 
 @vary_on_headers("HX-Request")

@@ -34,6 +34,18 @@ def check_code(code: str) -> str:
 
 
 @register.filter
+def check_label(code: str) -> str:
+    """Return how a list of failing checks names one: P1–P8, else its title."""
+    return translation.check_label(code)
+
+
+@register.filter
+def check_labels(codes) -> str:
+    """Return failing checks as one list in the request's language ("P1、显存容量")."""
+    return translation.check_labels(translation.check_label(code) for code in codes)
+
+
+@register.filter
 def colon(label: str) -> str:
     """Return a label followed by a colon as the request's language writes it: "Impact:",
     "影响：" (docs/glossary.md, "Punctuation"). The same catalogue entry is the forms' label

@@ -82,7 +82,8 @@ def test_sheet_with_a_bad_row_is_refused_whole(architect_client):
     ("content", "message"),
     [
         (b"", "empty"),
-        (csv_bytes([GOOD], header=HEADER[:-2]), "nvlink, numa_binding"),
+        (csv_bytes([GOOD[:-2]], header=HEADER[:-2]), "missing: nvlink, numa_binding"),
+        (csv_bytes([GOOD], header=HEADER[:-2]), "Line 2 has more cells than the header"),
         (b"\x00\x01\x02", "not a CSV or XLSX"),
     ],
 )

@@ -36,8 +36,13 @@ ALLOWED = {
     "wang": "the test customer's e-mail", "wei": "the test customer's e-mail",
     "presales": "the test account's user name", "architect": "the test account's user name",
 }  # fmt: skip
+# Programs named as an operator types them, in a finding or a step (the probe's commands).
+PROGRAMS = {"all_reduce_perf": "the nccl-tests program probe.sh runs (docs/fleet.md)"}
 LATIN_WORD = re.compile(r"(?<![\w.@/-])[a-z]{3,}(?![\w@/-])")
 HIDDEN = ("script", "style", "template")
+# What a reader types or a machine prints, set as code: a sheet's column headers, a command,
+# a program's name. Shown as written in every language, so not checked for identifiers.
+LITERAL = ("code", "kbd", "pre", "samp")
 
 
 class VisibleText(HTMLParser):
@@ -49,14 +54,14 @@ class VisibleText(HTMLParser):
         self.texts: list[str] = []
 
     def handle_starttag(self, tag, attrs):
-        if tag in HIDDEN:
+        if tag in HIDDEN or tag in LITERAL:
             self.hidden += 1
         self.texts += [
             v for k, v in attrs if k in ("title", "placeholder", "aria-label", "alt") and v
         ]
 
     def handle_endtag(self, tag):
-        if tag in HIDDEN:
+        if tag in HIDDEN or tag in LITERAL:
             self.hidden -= 1
 
     def handle_data(self, data):
@@ -87,7 +92,7 @@ def identifiers(texts: list[str], words: set[str]) -> set[str]:
     (a colon typed in a template: "影响:") in a page's texts."""
     found = set()
     for text in texts:
-        found |= set(SNAKE_CASE.findall(text)) | set(RAW_WORDS.findall(text))
+        found |= set(SNAKE_CASE.findall(text)) - PROGRAMS.keys() | set(RAW_WORDS.findall(text))
         found |= {w for w in LATIN_WORD.findall(text) if w in words}
         found |= {m.group(0) for m in ASCII_BESIDE_CHINESE.finditer(text)}
     return found
@@ -124,6 +129,9 @@ def test_the_check_finds_identifiers_and_untranslated_words():
     found = {"by_ratio_gb", "pcie_lanes", "true", "infer", "headroom", "响:"}
     assert identifiers(texts, words) == found
     assert not identifiers(["8 × NVIDIA H100 80GB SXM5，4,400 W，上下文 2048 token"], words)
+    # what is set as code is typed or printed as written; the words around it are checked
+    html = "<p>列：<code>node_id</code>、<kbd>gpu_count</kbd> pcie_lanes</p>"
+    assert identifiers(visible_text(html), words) == {"pcie_lanes"}
 
 
 def test_no_chinese_page_shows_an_identifier_or_an_english_word(walk):
