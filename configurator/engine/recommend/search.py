@@ -137,6 +137,8 @@ class Search:
     work_costs: dict[tuple[str, int | None], float] = field(default_factory=dict)
     limit_cost: float | None = None  # `work_limit`, kept until a build is found
     sizes_known: dict[tuple[int, int], NodeSizes] | None = None  # `node_sizes`, per catalog
+    cpu_fits: dict[tuple, tuple] = field(default_factory=dict)  # `fitting_cpus`
+    platform_floors: dict[tuple[str, str], float] = field(default_factory=dict)
 
     def unit(self, gpu: Gpu, platform: Platform, plan: Layout, pcie_gen: int) -> Performance:
         """Return the work's figures on this layout at a monthly price of 1 (memoised).
@@ -180,23 +182,42 @@ class Search:
         return self.work_costs[gpu.slug, gpus]
 
     def _work_cost_of(self, gpu: Gpu, gpus: int | None) -> float:
+        # A node's share per GPU is a fact of the catalog alone: once per catalog.
+        shares = self.catalog.derived(("node share per GPU",), dict)
+        if (id(gpu), gpus) not in shares:
+            shares[id(gpu), gpus] = min(
+                (
+                    cost / slots if gpus is None else cost * math.ceil(gpus / slots) / gpus
+                    for platform, cost, slots in self.node_costs
+                    if platform.takes_gpu(gpu)
+                ),
+                default=math.inf,
+            )
+        return self._per_gpu_cost(gpu, shares[id(gpu), gpus])
+
+    def _per_gpu_cost(self, gpu: Gpu, node: float) -> float:
+        """Return the GPU-seconds floor's cost when each GPU rents `node` of a node besides
+        itself and the RAM the rules ask for beside it."""
         key = (gpu.bf16_tflops, gpu.fp8_tflops, gpu.int8_tops, gpu.memory_bandwidth_gbs,
                gpu.memory_gb, gpu.nvlink_gbps, gpu.pcie_gen, gpu.form_factor)  # fmt: skip
         if key not in self.seconds:
             self.seconds[key] = gpu_seconds_floor(gpu, self.workload, self.rules)
-        node = min(
-            (
-                cost / slots if gpus is None else cost * math.ceil(gpus / slots) / gpus
-                for platform, cost, slots in self.node_costs
-                if platform.takes_gpu(gpu)
-            ),
-            default=math.inf,
-        )
         if math.isinf(self.seconds[key]) or math.isinf(node):
             return math.inf
         ram = memory_requirement(1, gpu.memory_gb, self.rules).required_gb * self.ram_per_gb
         per_gpu = gpu.monthly_price + ram + node
         return per_gpu * self.seconds[key] / 3600 / HOURS_PER_MONTH
+
+    def platform_work_floor(self, gpu: Gpu, platform: Platform) -> float:
+        """Return a lower bound of what the work costs on any build of this GPU on this
+        platform: `work_floor` with the node's share of this platform alone (memoised)."""
+        key = (gpu.slug, platform.slug)
+        if key not in self.platform_floors:
+            share = next(
+                (cost / slots for p, cost, slots in self.node_costs if p is platform), math.inf
+            )
+            self.platform_floors[key] = self._per_gpu_cost(gpu, share)
+        return self.platform_floors[key]
 
     @property
     def budget_bound(self) -> float:
@@ -251,6 +272,22 @@ class Search:
             self.node_psus[key] = max(psus.price, self.psu_floor) if psus else self.psu_floor
         return self.node_psus[key]
 
+    def fitting_cpus(
+        self, platform: Platform, cpus_by_socket: dict[str, list[Cpu]]
+    ) -> tuple[tuple[tuple[Cpu, int], ...], frozenset[int]]:
+        """Return the CPUs the platform takes, cheapest first, each with the PCIe generation
+        its GPUs link at (the lower of the CPU's and the board's), and those generations
+        (memoised per socket, socket count and board generation)."""
+        key = (platform.cpu_socket, platform.sockets, platform.pcie_gen)
+        if key not in self.cpu_fits:
+            fit = tuple(
+                (cpu, min(cpu.pcie_gen, platform.pcie_gen))
+                for cpu in cpus_by_socket.get(platform.cpu_socket, ())
+                if cpu.max_sockets >= platform.sockets
+            )
+            self.cpu_fits[key] = fit, frozenset(gen for _, gen in fit)
+        return self.cpu_fits[key]
+
     def work_beat(self, gpu: Gpu, limited: bool) -> float:
         """Return the cost of the work a build of this GPU must beat: its best build's, and
         the `limit`-th best's when `limited` or it has a build (so it grows no more)."""
@@ -259,7 +296,7 @@ class Search:
         return min(beat, self.work_limit()) if own or limited else beat
 
     def work_prices(
-        self, gpu: Gpu, platform: Platform, plan: Layout, gens: set[int], beat: float
+        self, gpu: Gpu, platform: Platform, plan: Layout, gens: Iterable[int], beat: float
     ) -> tuple[float, dict[int, float]]:
         """Return the monthly prices builds of this layout must stay under to beat `beat`.
 
@@ -587,6 +624,9 @@ def fewest_gpus(workload: Workload, gpu: Gpu, usable: float, max_gpus: int) -> i
     return fewest if fewest <= max_gpus else None
 
 
+FLOOR_MARGIN = 1 + 1e-9  # relative: far above a float's rounding, far below a price's cent
+
+
 def _search_gpu(
     search: Search, gpu: Gpu, fewest: int, platforms, cpus_by_socket, *, limited: bool = True
 ) -> None:
@@ -604,6 +644,13 @@ def _search_gpu(
         # by the work, a dearer platform may do it sooner: its CPUs' bounds below decide.
         if not by_work and fewest * gpu.monthly_price + platform.monthly_price >= search.bound(gpu):
             break
+        # Ranked by the work, once the GPU has a build (so a build missing a target is never
+        # completed unbounded) a platform none of whose builds can beat it is not laid out.
+        # The floor is a lower bound of each build's cost of the work; the margin keeps the
+        # floats' rounding on the side of laying out.
+        own = by_work and gpu.slug in search.found
+        if own and search.platform_work_floor(gpu, platform) > beat * FLOOR_MARGIN:
+            continue
         plan = search.plan(gpu, platform)
         if plan is None:
             continue
@@ -617,23 +664,19 @@ def _search_gpu(
             search.rejections[Rejection.PSU_BAYS] += 1
             continue
         rank = tier(search.workload, platform, plan)
-        cpus = cpus_by_socket.get(platform.cpu_socket, ())
+        cpus, gens = search.fitting_cpus(platform, cpus_by_socket)
+        # What a node costs besides its CPUs, summed as `base` always was (the same floats).
+        nodes, sockets, boards = plan.nodes, platform.sockets, plan.per_node * gpu.monthly_price
+        boards = platform.monthly_price + boards
+        nics = plan.nics * plan.nic.monthly_price if plan.nic else 0.0
         if by_work:
-            fit = (cpu for cpu in cpus if cpu.max_sockets >= platform.sockets)
-            gens = {min(cpu.pcie_gen, platform.pcie_gen) for cpu in fit}
             stop, prices = search.work_prices(gpu, platform, plan, gens, beat)
-        for cpu in cpus:
-            if cpu.max_sockets < platform.sockets:
-                continue
-            base = plan.nodes * (
-                platform.monthly_price
-                + plan.per_node * gpu.monthly_price
-                + platform.sockets * cpu.monthly_price
-                + (plan.nics * plan.nic.monthly_price if plan.nic else 0.0)
-            )
+            extra = search.price_floor(gpu, platform, plan, 0.0)
+        for cpu, gen in cpus:
+            base = nodes * (boards + sockets * cpu.monthly_price + nics)
             if by_work:
-                floor = search.price_floor(gpu, platform, plan, base)
-                bound = prices[min(cpu.pcie_gen, platform.pcie_gen)]
+                floor = base + extra
+                bound = prices[gen]
                 if floor >= stop or search.over_budget(floor, math.inf):
                     break  # CPUs come cheapest first
                 if floor >= bound:
