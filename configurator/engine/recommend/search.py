@@ -114,8 +114,9 @@ class Search:
     pairings: dict[str, Recommendation] = field(default_factory=dict)  # by scenario code
     explored: int = 0
     rejections: Counter = field(default_factory=Counter)
-    memory_choices: dict[tuple, MemoryChoice | None] = field(default_factory=dict)
-    psu_choices: dict[tuple[int, int, int], PsuChoice | None] = field(default_factory=dict)
+    # The cheapest DIMMs and PSU sets for a need: facts of the catalog, kept with it.
+    memory_choices: dict[tuple, MemoryChoice | None] = field(init=False)
+    psu_choices: dict[tuple, PsuChoice | None] = field(init=False)
     nics: dict[int, Nic | None] = field(default_factory=dict)  # cheapest by minimum speed
     deployments: dict[tuple, Deployment | None] = field(default_factory=dict)
     replicas: dict[tuple[float, int], int | None] = field(default_factory=dict)
@@ -138,7 +139,12 @@ class Search:
     limit_cost: float | None = None  # `work_limit`, kept until a build is found
     sizes_known: dict[tuple[int, int], NodeSizes] | None = None  # `node_sizes`, per catalog
     cpu_fits: dict[tuple, tuple] = field(default_factory=dict)  # `fitting_cpus`
-    platform_floors: dict[tuple[str, str], float] = field(default_factory=dict)
+    gpu_floors: dict[str, tuple[float, float]] = field(default_factory=dict)  # `_gpu_floor`
+    node_shares: dict[str, float] | None = None  # a node's share per GPU slot, by platform
+
+    def __post_init__(self) -> None:
+        self.memory_choices = self.catalog.derived(("memory choices",), dict)
+        self.psu_choices = self.catalog.derived(("psu choices",), dict)
 
     def unit(self, gpu: Gpu, platform: Platform, plan: Layout, pcie_gen: int) -> Performance:
         """Return the work's figures on this layout at a monthly price of 1 (memoised).
@@ -198,26 +204,29 @@ class Search:
     def _per_gpu_cost(self, gpu: Gpu, node: float) -> float:
         """Return the GPU-seconds floor's cost when each GPU rents `node` of a node besides
         itself and the RAM the rules ask for beside it."""
-        key = (gpu.bf16_tflops, gpu.fp8_tflops, gpu.int8_tops, gpu.memory_bandwidth_gbs,
-               gpu.memory_gb, gpu.nvlink_gbps, gpu.pcie_gen, gpu.form_factor)  # fmt: skip
-        if key not in self.seconds:
-            self.seconds[key] = gpu_seconds_floor(gpu, self.workload, self.rules)
-        if math.isinf(self.seconds[key]) or math.isinf(node):
+        rented, seconds = self._gpu_floor(gpu)
+        if math.isinf(seconds) or math.isinf(node):
             return math.inf
-        ram = memory_requirement(1, gpu.memory_gb, self.rules).required_gb * self.ram_per_gb
-        per_gpu = gpu.monthly_price + ram + node
-        return per_gpu * self.seconds[key] / 3600 / HOURS_PER_MONTH
+        return (rented + node) * seconds / 3600 / HOURS_PER_MONTH
+
+    def _gpu_floor(self, gpu: Gpu) -> tuple[float, float]:
+        """Return what a GPU rents with the RAM the rules ask for beside it, and the work's
+        GPU-seconds floor on it (memoised)."""
+        if gpu.slug not in self.gpu_floors:
+            key = (gpu.bf16_tflops, gpu.fp8_tflops, gpu.int8_tops, gpu.memory_bandwidth_gbs,
+                   gpu.memory_gb, gpu.nvlink_gbps, gpu.pcie_gen, gpu.form_factor)  # fmt: skip
+            if key not in self.seconds:
+                self.seconds[key] = gpu_seconds_floor(gpu, self.workload, self.rules)
+            ram = memory_requirement(1, gpu.memory_gb, self.rules).required_gb * self.ram_per_gb
+            self.gpu_floors[gpu.slug] = (gpu.monthly_price + ram, self.seconds[key])
+        return self.gpu_floors[gpu.slug]
 
     def platform_work_floor(self, gpu: Gpu, platform: Platform) -> float:
         """Return a lower bound of what the work costs on any build of this GPU on this
-        platform: `work_floor` with the node's share of this platform alone (memoised)."""
-        key = (gpu.slug, platform.slug)
-        if key not in self.platform_floors:
-            share = next(
-                (cost / slots for p, cost, slots in self.node_costs if p is platform), math.inf
-            )
-            self.platform_floors[key] = self._per_gpu_cost(gpu, share)
-        return self.platform_floors[key]
+        platform: `work_floor` with the node's share of this platform alone."""
+        if self.node_shares is None:
+            self.node_shares = {p.slug: cost / slots for p, cost, slots in self.node_costs}
+        return self._per_gpu_cost(gpu, self.node_shares.get(platform.slug, math.inf))
 
     @property
     def budget_bound(self) -> float:
