@@ -139,6 +139,7 @@ class Search:
     limit_cost: float | None = None  # `work_limit`, kept until a build is found
     sizes_known: dict[tuple[int, int], NodeSizes] | None = None  # `node_sizes`, per catalog
     cpu_fits: dict[tuple, tuple] = field(default_factory=dict)  # `fitting_cpus`
+    layouts: dict[tuple, Layout] = field(default_factory=dict)  # `plan`, by deployment
     gpu_floors: dict[str, tuple[float, float]] = field(default_factory=dict)  # `_gpu_floor`
     node_shares: dict[str, float] | None = None  # a node's share per GPU slot, by platform
 
@@ -385,7 +386,13 @@ class Search:
         if plan is None or not served(plan, self.workload, networked):
             self.rejections[Rejection.SHAPE] += 1
             return None
-        return arrange(plan, self.workload, platform, self.rules, requirement, nic)
+        # The layout reads the board only through its GPU slots (the sockets' caps).
+        layout_key = (id(plan), platform.gpu_slots, requirement, id(nic))
+        if layout_key not in self.layouts:
+            self.layouts[layout_key] = arrange(
+                plan, self.workload, platform, self.rules, requirement, nic
+            )
+        return self.layouts[layout_key]
 
     def _deploy(self, gpu: Gpu, sizes: tuple[int, ...], networked: tuple[int, ...], needed: int):
         """Return the deployment of `needed` GPUs (at least) in the platform's node sizes.
@@ -672,7 +679,7 @@ def _search_gpu(
             # No PSU set the bays take carries even the GPUs: no CPU makes the node powerable.
             search.rejections[Rejection.PSU_BAYS] += 1
             continue
-        rank = tier(search.workload, platform, plan)
+        rank = 0 if by_work else tier(search.workload, platform, plan)
         cpus, gens = search.fitting_cpus(platform, cpus_by_socket)
         # What a node costs besides its CPUs, summed as `base` always was (the same floats).
         nodes, sockets, boards = plan.nodes, platform.sockets, plan.per_node * gpu.monthly_price
