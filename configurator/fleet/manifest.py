@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from configurator.engine.build import Build
 from configurator.engine.performance import Interconnect, interconnect
-from configurator.engine.performance.common import intra_link_gbs
+from configurator.engine.performance.common import allreduce_busbw_gbs
 from configurator.engine.rules import RuleParams
 
 PCIE_WIDTH = 16  # every GPU wants an x16 link to its CPU (engine/pcie.py)
@@ -39,7 +39,7 @@ def expected_manifest(build: Build, rules: RuleParams) -> dict[str, object]:
     gen = min(build.pcie_gen, build.gpu.pcie_gen)
     busbw = None
     if build.gpu_count > 1:  # the ring the time model times every all-reduce at
-        busbw = round(intra_link_gbs(build)[0] * rules.comm_bandwidth_efficiency, 1)
+        busbw = round(allreduce_busbw_gbs(build, rules), 1)
     return {
         "cpu": build.cpu.slug,
         "cpu_name": build.cpu.name,
