@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from configurator.engine.build import Build
+from configurator.engine.pcie import split_label
 from configurator.engine.performance import Interconnect, interconnect
 from configurator.engine.performance.common import allreduce_busbw_gbs
 from configurator.engine.rules import RuleParams
@@ -64,7 +65,7 @@ def expected_manifest(build: Build, rules: RuleParams) -> dict[str, object]:
 class Line:
     item: str  # cpu, sockets, threads, gpu, gpu_count, gpus_per_socket, memory_gb,
     #            numa_memory, memory_ecc, link, nvlink, allreduce_busbw_gbs
-    expected: object  # a figure as shown ("Gen4 x16", "4+4", "1024 GB"), or a yes/no
+    expected: object  # a figure as shown ("Gen4 x16", "4 + 4", "1024 GB"), or a yes/no
     measured: object
     status: str
     step: str  # a step code (fleet/comparison text); "" when nothing is to be done
@@ -81,10 +82,6 @@ class Line:
             "step": self.step,
             "codes": list(self.codes),
         }
-
-
-def _split(counts) -> str:
-    return "+".join(str(count) for count in counts)
 
 
 def _same(item: str, expected: object, measured: object, step: str, codes=(),
@@ -192,8 +189,8 @@ def compare(expected: Mapping[str, object], facts: Mapping[str, object]) -> list
     lines.append(
         _same(
             "gpus_per_socket",
-            _split(expected["gpus_per_socket"]),
-            _split(per_socket) if per_socket is not None else None,
+            split_label(tuple(expected["gpus_per_socket"])),
+            split_label(tuple(per_socket)) if per_socket is not None else None,
             "move_gpus",
             ("P2", "P4"),
         )

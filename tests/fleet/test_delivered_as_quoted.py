@@ -172,7 +172,7 @@ def test_a_pitfall_the_quote_failed_too_is_not_the_deliverys_cost(architect_clie
     quote = make_quote({**AS_DELIVERED, "gpus_per_socket": [8, 0]}, workload=None)
     body = upload(architect_client, numactl_memory(), quote.number).json()
     split = by_item(body, "gpus_per_socket")[0]
-    assert (split["expected"], split["measured"], split["status"]) == ("8+0", "4+4", "FAIL")
+    assert (split["expected"], split["measured"], split["status"]) == ("8 + 0", "4 + 4", "FAIL")
     assert split["monthly_cost"] is None  # the node does not fail P4; the quote did
 
 
