@@ -23,14 +23,6 @@ from configurator.engine.performance.common import allreduce_busbw_gbs
 from configurator.engine.rules import RuleParams
 
 PCIE_WIDTH = 16  # every GPU wants an x16 link to its CPU (engine/pcie.py)
-# A delivered node's memory: numactl reports each node's usable memory, a few per cent below
-# what is installed (the kernel's and firmware's reservations: about 2 % on a 1 TB node).
-MEMORY_SHARE = 0.95
-# A NUMA node holding less than this share of its part of the memory has a channel empty.
-NODE_MEMORY_SHARE = 0.90
-# A measured all-reduce plateau below this share of the model's figure is reported (WARN):
-# the time model's figure is an expectation, not a rule that rejects.
-BUSBW_SHARE = 0.80
 PASS, WARN, FAIL = "PASS", "WARN", "FAIL"
 
 
@@ -115,22 +107,24 @@ def _at_least(item: str, expected: int, measured: int | None, step: str, codes=(
                 "" if measured == expected else "more_than_quoted")  # fmt: skip
 
 
-def _memory_lines(expected: Mapping[str, object], facts: Mapping[str, object]) -> list[Line]:
+def _memory_lines(expected: Mapping[str, object], facts: Mapping[str, object],
+                  rules: RuleParams) -> list[Line]:  # fmt: skip
     total = int(expected["memory_gb"])
+    share = rules.probe_memory_share_min
     lines = []
     measured = facts.get("memory_gb")
     if measured is None:
         lines.append(Line("memory_gb", f"{total} GB", None, WARN, "not_measured"))
     else:
-        ok = measured >= total * MEMORY_SHARE
+        ok = measured >= total * share
         lines.append(Line("memory_gb", f"{total} GB", f"{measured} GB", PASS if ok else FAIL,
                           "" if ok else "fit_memory", codes=() if ok else ("P3",)))  # fmt: skip
     nodes = facts.get("numa_memory_gb")
     if nodes:
-        share = total / len(nodes)  # SNC/NPS split a socket's memory evenly over its nodes
+        part = total / len(nodes)  # SNC/NPS split a socket's memory evenly over its nodes
         for node, size in enumerate(nodes):
-            ok = size >= share * NODE_MEMORY_SHARE * MEMORY_SHARE
-            lines.append(Line("numa_memory", f"{round(share)} GB", f"{size} GB",
+            ok = size >= part * rules.probe_node_memory_share_min * share
+            lines.append(Line("numa_memory", f"{round(part)} GB", f"{size} GB",
                               PASS if ok else FAIL, "" if ok else "balance_channels",
                               subject=f"NUMA {node}"))  # fmt: skip
     ecc = facts.get("memory_ecc")
@@ -163,7 +157,8 @@ def _link_lines(expected: Mapping[str, object], facts: Mapping[str, object]) -> 
     return lines
 
 
-def _busbw_line(expected: Mapping[str, object], facts: Mapping[str, object]) -> list[Line]:
+def _busbw_line(expected: Mapping[str, object], facts: Mapping[str, object],
+                rules: RuleParams) -> list[Line]:  # fmt: skip
     want = expected["allreduce_busbw_gbs"]
     if want is None:
         return []
@@ -171,13 +166,16 @@ def _busbw_line(expected: Mapping[str, object], facts: Mapping[str, object]) -> 
     measured = facts.get("allreduce_busbw_gbs")
     if measured is None:
         return [Line("allreduce_busbw_gbs", shown, None, WARN, "run_nccl_tests")]
-    ok = measured >= want * BUSBW_SHARE
+    ok = measured >= want * rules.probe_busbw_share_min
     return [Line("allreduce_busbw_gbs", shown, f"{measured:g} GB/s", PASS if ok else WARN,
                  "" if ok else "check_fabric")]  # fmt: skip
 
 
-def compare(expected: Mapping[str, object], facts: Mapping[str, object]) -> list[Line]:
-    """Return a probe's facts against a quoted build's manifest, line by line."""
+def compare(expected: Mapping[str, object], facts: Mapping[str, object],
+            rules: RuleParams) -> list[Line]:  # fmt: skip
+    """Return a probe's facts against a quoted build's manifest, line by line, each share a
+    measured figure must reach read from `rules` (`probe_memory_share_min`,
+    `probe_node_memory_share_min`, `probe_busbw_share_min`)."""
     lines = [
         _part(expected, facts, "cpu"),
         _same("sockets", expected["sockets"], facts.get("sockets"), "fit_cpu"),
@@ -195,12 +193,12 @@ def compare(expected: Mapping[str, object], facts: Mapping[str, object]) -> list
             ("P2", "P4"),
         )
     )
-    lines += _memory_lines(expected, facts)
+    lines += _memory_lines(expected, facts, rules)
     lines += _link_lines(expected, facts)
     nvlink = facts.get("nvlink")
     if expected["nvlink"]:
         lines.append(_same("nvlink", True, nvlink, "fit_nvlink", ("P5",)))
-    lines += _busbw_line(expected, facts)
+    lines += _busbw_line(expected, facts, rules)
     return lines
 
 

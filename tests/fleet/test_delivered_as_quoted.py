@@ -17,7 +17,7 @@ from configurator.engine.performance.training import Layout, time_layout
 from configurator.engine.registry import REGISTRY
 from configurator.engine.rules import RuleParams
 from configurator.fleet import selectors
-from configurator.fleet.manifest import expected_manifest
+from configurator.fleet.manifest import compare, expected_manifest
 from configurator.fleet.models import NodeProbe
 from tests.engine.builders import a800_pcie, legacy_e5, node, rtx_4090, s3, xeon_gold_6530
 from tests.fleet.probe_archives import dual_socket_synthetic, tar_gz
@@ -120,6 +120,36 @@ def test_the_busbw_follows_the_rule_sets_efficiency():
     assert expected_manifest(two_pairs, rules)["allreduce_busbw_gbs"] == round(
         PCIE_X16_GBS[4] * 0.5, 1
     )
+
+
+def test_each_share_a_probe_must_reach_is_the_rule_sets():
+    """The memory, NUMA node and all-reduce shares come from the rules `compare` is given."""
+    build = node(xeon_gold_6530(), rtx_4090(), 8, 1024)
+    defaults = RuleParams()
+    manifest = expected_manifest(build, defaults)
+    want = manifest["allreduce_busbw_gbs"]
+    facts = {"memory_gb": 980, "numa_memory_gb": [470, 510], "allreduce_busbw_gbs": want * 0.85}
+
+    def statuses(rules):
+        lines = compare(manifest, facts, rules)
+        return {(line.item, line.subject): line.status for line in lines
+                if line.item in ("memory_gb", "numa_memory", "allreduce_busbw_gbs")}  # fmt: skip
+
+    # 980 GB is 95.7 % of 1024; NUMA 0's 470 GB is 91.8 % of its 512; the plateau 85 %
+    assert statuses(defaults) == {
+        ("memory_gb", ""): "PASS",
+        ("numa_memory", "NUMA 0"): "PASS",
+        ("numa_memory", "NUMA 1"): "PASS",
+        ("allreduce_busbw_gbs", ""): "PASS",
+    }
+    stricter = replace(defaults, probe_memory_share_min=0.96, probe_node_memory_share_min=0.97,
+                       probe_busbw_share_min=0.9)  # fmt: skip
+    assert statuses(stricter) == {
+        ("memory_gb", ""): "FAIL",
+        ("numa_memory", "NUMA 0"): "FAIL",
+        ("numa_memory", "NUMA 1"): "PASS",  # 510 GB ≥ 512 × 0.97 × 0.96
+        ("allreduce_busbw_gbs", ""): "WARN",
+    }
 
 
 @pytest.mark.django_db
