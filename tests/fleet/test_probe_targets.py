@@ -55,6 +55,15 @@ def upload(client, files, **target):
     return client.post("/api/v1/fleet/probes", {"archive": archive, "psu_watts": 5000, **target})
 
 
+def three_targets(quote, saved_build, fleet_row) -> list[dict[str, object]]:
+    """The one build as a quote, a saved build and a fleet row, as the probe API names them."""
+    return [
+        {"quote": quote.number},
+        {"saved_build": saved_build.pk},
+        {"audit": fleet_row.pk, "node": "node-7"},
+    ]
+
+
 def pdf_text(client, probe_id) -> str:
     pdf = client.get(reverse("fleet:probe-pdf", args=[probe_id])).content
     return " ".join(
@@ -102,11 +111,7 @@ def test_the_same_build_compares_the_same_as_quote_saved_build_and_fleet_row(
     is discounted, the saved build's and the fleet row's are the configurator's one bill."""
     quote = make_quote(AS_DELIVERED, workload=None)
     files = numactl_memory()
-    targets = [
-        {"quote": quote.number},
-        {"saved_build": saved_build.pk},
-        {"audit": fleet_row.pk, "node": "node-7"},
-    ]
+    targets = three_targets(quote, saved_build, fleet_row)
     bodies = [upload(architect_client, files, **target).json() for target in targets]
     unpriced = [
         [{k: v for k, v in line.items() if k != "monthly_cost"} for line in body["comparison"]]
@@ -209,11 +214,7 @@ def test_a_quote_holds_the_node_to_its_frozen_shares_the_others_to_todays(
     )
     assert raised.status_code == 200, raised.content
     files = numactl_memory()
-    targets = [
-        {"quote": quote.number},
-        {"saved_build": saved_build.pk},
-        {"audit": fleet_row.pk, "node": "node-7"},
-    ]
+    targets = three_targets(quote, saved_build, fleet_row)
     bodies = [upload(architect_client, files, **target).json() for target in targets]
     memory = [next(x for x in body["comparison"] if x["item"] == "memory_gb") for body in bodies]
     assert [line["measured"] for line in memory] == ["1006 GB"] * 3
