@@ -21,8 +21,13 @@ from configurator.engine.pcie import split_label
 from configurator.engine.performance import Interconnect, interconnect
 from configurator.engine.performance.common import allreduce_busbw_gbs
 from configurator.engine.rules import RuleParams
+from configurator.fleet.probe.parsers import PATH_CLASSES
 
 PCIE_WIDTH = 16  # every GPU wants an x16 link to its CPU (engine/pcie.py)
+# A build with NICs wants each GPU's nearest NIC on its own socket: no farther than NODE
+# (between host bridges of one NUMA node); SYS crosses to the other socket
+# (probe/parsers.PATH_CLASSES, nearest first).
+NIC_PATH_WORST = "NODE"
 PASS, WARN, FAIL = "PASS", "WARN", "FAIL"
 
 
@@ -50,13 +55,15 @@ def expected_manifest(build: Build, rules: RuleParams) -> dict[str, object]:
         "nvlink": build.nvlink,
         "nvswitch": interconnect(build) is Interconnect.NVSWITCH,
         "allreduce_busbw_gbs": busbw,
+        # the farthest path class each GPU's nearest NIC may be at (None: a build without NICs)
+        "nic_path_max": NIC_PATH_WORST if build.nics else None,
     }
 
 
 @dataclass(frozen=True)
 class Line:
     item: str  # cpu, sockets, threads, gpu, gpu_count, gpus_per_socket, memory_gb,
-    #            numa_memory, memory_ecc, link, nvlink, allreduce_busbw_gbs
+    #            numa_memory, memory_ecc, link, nvlink, allreduce_busbw_gbs, nic_affinity
     expected: object  # a figure as shown ("Gen4 x16", "4 + 4", "1024 GB"), or a yes/no
     measured: object
     status: str
@@ -171,6 +178,28 @@ def _busbw_line(expected: Mapping[str, object], facts: Mapping[str, object],
                  "" if ok else "check_fabric")]  # fmt: skip
 
 
+def _nic_lines(expected: Mapping[str, object], facts: Mapping[str, object]) -> list[Line]:
+    """Return a line per GPU: its nearest NIC no farther than the manifest's path class."""
+    worst = expected.get("nic_path_max")  # a manifest frozen before it has none
+    if worst is None:
+        return []
+    shown = str(worst)
+    gpus = facts.get("gpu_nics")
+    if not gpus:
+        return [Line("nic_affinity", shown, None, WARN, "not_measured")]
+    lines = []
+    for gpu in gpus:
+        nic, path = gpu.get("nic"), gpu.get("path")
+        if nic is None or path not in PATH_CLASSES:
+            lines.append(Line("nic_affinity", shown, None, WARN, "not_measured",
+                              subject=gpu["gpu"]))  # fmt: skip
+            continue
+        ok = PATH_CLASSES.index(path) <= PATH_CLASSES.index(worst)
+        lines.append(Line("nic_affinity", shown, f"{nic} {path}", PASS if ok else FAIL,
+                          "" if ok else "nic_affinity", subject=gpu["gpu"]))  # fmt: skip
+    return lines
+
+
 def compare(expected: Mapping[str, object], facts: Mapping[str, object],
             rules: RuleParams) -> list[Line]:  # fmt: skip
     """Return a probe's facts against a quoted build's manifest, line by line, each share a
@@ -199,6 +228,7 @@ def compare(expected: Mapping[str, object], facts: Mapping[str, object],
     if expected["nvlink"]:
         lines.append(_same("nvlink", True, nvlink, "fit_nvlink", ("P5",)))
     lines += _busbw_line(expected, facts, rules)
+    lines += _nic_lines(expected, facts)
     return lines
 
 
