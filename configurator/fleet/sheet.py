@@ -90,8 +90,7 @@ def required_headers() -> tuple[tuple[str, str], ...]:
     """Return each required column's name and the first header it accepts in another script
     (节点编号, CPU型号, …; "" where it has none): both head a sheet, in any page language."""
     return tuple(
-        (name, next((a for a in ALIASES.get(name, ()) if not a.isascii()), ""))
-        for name in REQUIRED
+        (name, next((a for a in ALIASES.get(name, ()) if not a.isascii()), "")) for name in REQUIRED
     )
 
 
