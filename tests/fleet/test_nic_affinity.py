@@ -105,3 +105,18 @@ def test_a_quoted_node_with_nics_is_checked_gpu_by_gpu(architect_client, make_qu
     assert [line["status"] for line in lines] == ["FAIL"] * 6 + ["PASS", "FAIL"]
     assert lines[0]["expected"] == "NODE" and lines[0]["measured"] == "NIC0 SYS"
     assert lines[0]["step_code"] == "nic_affinity" and "own socket" in lines[0]["step"]
+
+
+@pytest.mark.django_db
+def test_the_report_page_names_the_nic_line_in_chinese(architect_client, make_quote, settings):
+    from django.utils import translation
+
+    quote = make_quote({**AS_DELIVERED, "nics": 2}, workload=None)
+    files = dual_socket_synthetic()
+    del files["dmidecode-memory.txt"]
+    body = upload(architect_client, files, quote.number).json()
+    architect_client.cookies["django_language"] = "zh-hans"
+    page = architect_client.get(body["report_url"]).content.decode()
+    translation.activate(settings.LANGUAGE_CODE)
+    assert "GPU 最近的网卡（路径类别，同一 CPU 插槽：NODE 或更近）" in page
+    assert "移动网卡或 GPU" in page and "NIC0 SYS" in page
