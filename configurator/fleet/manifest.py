@@ -2,13 +2,14 @@
 
 `expected_manifest(build)` is the one place that says what a probe of a build should measure:
 the CPU and its threads, the GPUs and their split over the sockets (each GPU's NUMA node),
-memory per NUMA node, the PCIe generation and width each GPU links at, NVLink, and the
-all-reduce bus bandwidth the time model expects. `compare` sets a probe's facts
-(`probe/partial.facts_out`) beside it, line by line: PASS, WARN (not measured, or short of a
-figure that does not reject) or FAIL, with the step to take and, where the engine already
-prices the deviation, its monthly cost — the loss of each pitfall the delivered node fails
-and the quoted build did not, at the quote's monthly price (`Evaluation.monthly_losses`),
-each pitfall counted once. Plain Python: no Django.
+memory per NUMA node, the PCIe generation and width each GPU links at, NVLink, the
+all-reduce bus bandwidth the time model expects, and with NICs how near each GPU's nearest
+NIC must be. `compare` sets a probe's facts (`probe/partial.facts_out`) beside it, line by
+line, under the rule set's shares: PASS, WARN (not measured, or short of a figure that does
+not reject) or FAIL, with the step to take and, where the engine already prices the
+deviation, its monthly cost — the loss of each pitfall the delivered node fails and the
+quoted build did not, at the quote's monthly price (`Evaluation.monthly_losses`), each
+pitfall counted once. Plain Python: no Django.
 """
 
 from __future__ import annotations
