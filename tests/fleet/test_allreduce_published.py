@@ -12,41 +12,38 @@ default: its busbw is not the bandwidth on the wire and exceeds what a ring reac
 NVLS rows sit below 1.
 """
 
-import dataclasses
-
 import pytest
 
 from configurator import selectors as configurator_selectors
 from configurator.engine.build import Build
 from configurator.fleet.manifest import expected_manifest
+from tests.engine.builders import a100_sxm
 
 TOLERANCE = 0.30
 
-# (row, GPU slug, its NVLink GB/s when not the catalog's, CPU slug, published busbw GB/s,
-#  what was run, source)
+# (row, GPU: a catalog slug or a datasheet part, CPU slug, published busbw GB/s, what was run,
+#  source)
 PUBLISHED = [
-    ("8 × H100 SXM, ring", "h100-80g-sxm", None, "xeon-platinum-8480-plus", 370.0,
+    ("8 × H100 SXM, ring", "h100-80g-sxm", "xeon-platinum-8480-plus", 370.0,
      "NCCL_ALGO=RING, 2–4 GB: 365–370 GB/s (and sjeaugey: ~370 GB/s with RING)",
      "https://github.com/NVIDIA/nccl/issues/1455, https://github.com/NVIDIA/nccl-tests/issues/212"),
-    ("8 × H100 SXM, default (NVLS)", "h100-80g-sxm", None, "xeon-platinum-8480-plus", 480.0,
+    ("8 × H100 SXM, default (NVLS)", "h100-80g-sxm", "xeon-platinum-8480-plus", 480.0,
      "default algorithm, largest sizes: ~480 GB/s (476 GB/s in #290)",
      "https://github.com/NVIDIA/nccl-tests/issues/212, https://github.com/NVIDIA/nccl-tests/issues/290"),
-    ("8 × H800 SXM, default (NVLS)", "h800-80g-sxm", None, "xeon-platinum-8480-plus", 215.0,
+    ("8 × H800 SXM, default (NVLS)", "h800-80g-sxm", "xeon-platinum-8480-plus", 215.0,
      "default algorithm: 215 GB/s",
      "https://github.com/NVIDIA/nccl/issues/1374"),
-    # The catalog carries no A100 SXM: its A800 SXM row is the A100 80GB SXM4 datasheet's
-    # with NVLink capped at 400 GB/s; the A100 has 600 GB/s
-    # (https://www.nvidia.com/en-us/data-center/a100/).
-    ("8 × A100 SXM4 80GB", "a800-80g-sxm", 600, "xeon-gold-5318y", 200.0,
+    # The catalog carries no A100 SXM (its A800 SXM is the A100 with NVLink capped at 400
+    # GB/s): the engine tests' datasheet A100, NVLink 600 GB/s.
+    ("8 × A100 SXM4 80GB", a100_sxm(), "xeon-gold-5318y", 200.0,
      "HPE Apollo 6500, -b 8 -e 1G: ~200 GB/s",
      "https://github.com/NVIDIA/nccl-tests/issues/149"),
 ]  # fmt: skip
 
 
-def eight_gpu_build(everything, gpu_slug: str, nvlink_gbps: int | None, cpu_slug: str) -> Build:
-    gpu = everything.find("gpus", gpu_slug)
-    if nvlink_gbps is not None:
-        gpu = dataclasses.replace(gpu, nvlink_gbps=nvlink_gbps)
+def eight_gpu_build(everything, gpu, cpu_slug: str) -> Build:
+    if isinstance(gpu, str):
+        gpu = everything.find("gpus", gpu)
     return Build.assemble(
         cpu=everything.find("cpus", cpu_slug), cpu_count=2, gpu=gpu, gpu_count=8,
         gpus_per_socket=(4, 4), memory_gb=2048, memory_ecc=True, psu_watts=18000, nvlink=True,
@@ -54,11 +51,11 @@ def eight_gpu_build(everything, gpu_slug: str, nvlink_gbps: int | None, cpu_slug
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(("row", "gpu", "nvlink", "cpu", "published", "run", "source"),
+@pytest.mark.parametrize(("row", "gpu", "cpu", "published", "run", "source"),
                          PUBLISHED, ids=[row[0] for row in PUBLISHED])  # fmt: skip
-def test_expected_busbw_is_near_the_published_run(row, gpu, nvlink, cpu, published, run, source):
+def test_expected_busbw_is_near_the_published_run(row, gpu, cpu, published, run, source):
     catalog, rules = configurator_selectors.snapshots()
-    build = eight_gpu_build(catalog.everything, gpu, nvlink, cpu)
+    build = eight_gpu_build(catalog.everything, gpu, cpu)
     manifest = expected_manifest(build, rules.current[rules.default].params)
     assert manifest["nvswitch"] is True
     ours = manifest["allreduce_busbw_gbs"]
