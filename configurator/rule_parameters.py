@@ -23,6 +23,7 @@ DIMENSIONS: dict[str, Promise] = {
     "balance": _("Balance score"),
     "recommender": _("Recommender"),
     "performance": _("Time, throughput and cost of the work"),
+    "delivery": _("Delivered as quoted (a probed node against its build)"),
     "other": _("Other"),
 }
 

@@ -52,6 +52,9 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "comm_overlap": (0, 1),
     "inference_batch_max": (1, 65536),
     "inference_batch_max_large": (1, 65536),
+    "probe_memory_share_min": (0.01, 1),
+    "probe_node_memory_share_min": (0.01, 1),
+    "probe_busbw_share_min": (0.01, 1),
 }
 
 

@@ -20,6 +20,7 @@ GUIDE = _("the operator's field guide")
 DECISION = _("product decision (domain.md §6)")
 NVIDIA_RA = _("NVIDIA reference architecture")
 PERFORMANCE_DOC = _("product decision, calibrated in docs/performance.md")
+FLEET_DOC = _("product decision, docs/fleet.md (delivered as quoted)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,6 +273,33 @@ class RuleParams:
         _("Most sequences one inference replica of 70 GiB cards batches for a throughput target"),
         _("sequences"),
         PERFORMANCE_DOC,
+    )
+    # Delivered as quoted (fleet/manifest.compare): how close a probed node must come.
+    # numactl reports each NUMA node's usable memory, a few per cent below what is installed
+    # (the kernel's and firmware's reservations: about 2 % on a 1 TB node).
+    probe_memory_share_min: float = rule(
+        0.95,
+        "delivery",
+        _("Share of the quoted memory a probed node must show"),
+        _("fraction"),
+        FLEET_DOC,
+    )
+    # A NUMA node holding less than this share of its part of the memory has a channel empty.
+    probe_node_memory_share_min: float = rule(
+        0.90,
+        "delivery",
+        _("Share of its part of the memory each NUMA node must show"),
+        _("fraction"),
+        FLEET_DOC,
+    )
+    # A measured all-reduce plateau below this share of the time model's figure is a WARN: the
+    # figure is an expectation, not a rule that rejects.
+    probe_busbw_share_min: float = rule(
+        0.80,
+        "delivery",
+        _("Share of the expected all-reduce bus bandwidth a probed node must reach"),
+        _("fraction"),
+        FLEET_DOC,
     )
 
     @classmethod

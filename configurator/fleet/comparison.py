@@ -50,6 +50,7 @@ ITEM_TITLE = {
     "link": gettext_lazy("GPU PCIe link"),
     "nvlink": gettext_lazy("NVLink between the GPUs"),
     "allreduce_busbw_gbs": gettext_lazy("all-reduce bus bandwidth"),
+    "nic_affinity": gettext_lazy("GPU's nearest NIC (path class, this socket: NODE or nearer)"),
 }
 STEP_TEXT = {
     "": "",
@@ -83,6 +84,10 @@ STEP_TEXT = {
     "check_fabric": gettext_lazy(
         "Below what the time model expects: check NVLink and the fabric manager, PCIe ACS "
         "and NCCL's P2P settings, then run nccl-tests again."
+    ),
+    "nic_affinity": gettext_lazy(
+        "This GPU's nearest NIC is across the sockets: move the NIC or the GPU so each GPU "
+        "has a NIC on its own socket, or the fabric traffic crosses the inter-socket link."
     ),
 }
 # The status as a reader sees it (the API keeps PASS / WARN / FAIL).

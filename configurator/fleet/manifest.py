@@ -2,13 +2,14 @@
 
 `expected_manifest(build)` is the one place that says what a probe of a build should measure:
 the CPU and its threads, the GPUs and their split over the sockets (each GPU's NUMA node),
-memory per NUMA node, the PCIe generation and width each GPU links at, NVLink, and the
-all-reduce bus bandwidth the time model expects. `compare` sets a probe's facts
-(`probe/partial.facts_out`) beside it, line by line: PASS, WARN (not measured, or short of a
-figure that does not reject) or FAIL, with the step to take and, where the engine already
-prices the deviation, its monthly cost — the loss of each pitfall the delivered node fails
-and the quoted build did not, at the quote's monthly price (`Evaluation.monthly_losses`),
-each pitfall counted once. Plain Python: no Django.
+memory per NUMA node, the PCIe generation and width each GPU links at, NVLink, the
+all-reduce bus bandwidth the time model expects, and with NICs how near each GPU's nearest
+NIC must be. `compare` sets a probe's facts (`probe/partial.facts_out`) beside it, line by
+line, under the rule set's shares: PASS, WARN (not measured, or short of a figure that does
+not reject) or FAIL, with the step to take and, where the engine already prices the
+deviation, its monthly cost — the loss of each pitfall the delivered node fails and the
+quoted build did not, at the quote's monthly price (`Evaluation.monthly_losses`), each
+pitfall counted once. Plain Python: no Django.
 """
 
 from __future__ import annotations
@@ -17,19 +18,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from configurator.engine.build import Build
+from configurator.engine.pcie import split_label
 from configurator.engine.performance import Interconnect, interconnect
-from configurator.engine.performance.common import intra_link_gbs
+from configurator.engine.performance.common import allreduce_busbw_gbs
 from configurator.engine.rules import RuleParams
+from configurator.fleet.probe.parsers import PATH_CLASSES
 
 PCIE_WIDTH = 16  # every GPU wants an x16 link to its CPU (engine/pcie.py)
-# A delivered node's memory: numactl reports each node's usable memory, a few per cent below
-# what is installed (the kernel's and firmware's reservations: about 2 % on a 1 TB node).
-MEMORY_SHARE = 0.95
-# A NUMA node holding less than this share of its part of the memory has a channel empty.
-NODE_MEMORY_SHARE = 0.90
-# A measured all-reduce plateau below this share of the model's figure is reported (WARN):
-# the time model's figure is an expectation, not a rule that rejects.
-BUSBW_SHARE = 0.80
+# A build with NICs wants each GPU's nearest NIC on its own socket: no farther than NODE
+# (between host bridges of one NUMA node); SYS crosses to the other socket
+# (probe/parsers.PATH_CLASSES, nearest first).
+NIC_PATH_WORST = "NODE"
 PASS, WARN, FAIL = "PASS", "WARN", "FAIL"
 
 
@@ -39,7 +38,7 @@ def expected_manifest(build: Build, rules: RuleParams) -> dict[str, object]:
     gen = min(build.pcie_gen, build.gpu.pcie_gen)
     busbw = None
     if build.gpu_count > 1:  # the ring the time model times every all-reduce at
-        busbw = round(intra_link_gbs(build)[0] * rules.comm_bandwidth_efficiency, 1)
+        busbw = round(allreduce_busbw_gbs(build, rules), 1)
     return {
         "cpu": build.cpu.slug,
         "cpu_name": build.cpu.name,
@@ -57,14 +56,16 @@ def expected_manifest(build: Build, rules: RuleParams) -> dict[str, object]:
         "nvlink": build.nvlink,
         "nvswitch": interconnect(build) is Interconnect.NVSWITCH,
         "allreduce_busbw_gbs": busbw,
+        # the farthest path class each GPU's nearest NIC may be at (None: a build without NICs)
+        "nic_path_max": NIC_PATH_WORST if build.nics else None,
     }
 
 
 @dataclass(frozen=True)
 class Line:
     item: str  # cpu, sockets, threads, gpu, gpu_count, gpus_per_socket, memory_gb,
-    #            numa_memory, memory_ecc, link, nvlink, allreduce_busbw_gbs
-    expected: object  # a figure as shown ("Gen4 x16", "4+4", "1024 GB"), or a yes/no
+    #            numa_memory, memory_ecc, link, nvlink, allreduce_busbw_gbs, nic_affinity
+    expected: object  # a figure as shown ("Gen4 x16", "4 + 4", "1024 GB"), or a yes/no
     measured: object
     status: str
     step: str  # a step code (fleet/comparison text); "" when nothing is to be done
@@ -81,10 +82,6 @@ class Line:
             "step": self.step,
             "codes": list(self.codes),
         }
-
-
-def _split(counts) -> str:
-    return "+".join(str(count) for count in counts)
 
 
 def _same(item: str, expected: object, measured: object, step: str, codes=(),
@@ -118,22 +115,24 @@ def _at_least(item: str, expected: int, measured: int | None, step: str, codes=(
                 "" if measured == expected else "more_than_quoted")  # fmt: skip
 
 
-def _memory_lines(expected: Mapping[str, object], facts: Mapping[str, object]) -> list[Line]:
+def _memory_lines(expected: Mapping[str, object], facts: Mapping[str, object],
+                  rules: RuleParams) -> list[Line]:  # fmt: skip
     total = int(expected["memory_gb"])
+    share = rules.probe_memory_share_min
     lines = []
     measured = facts.get("memory_gb")
     if measured is None:
         lines.append(Line("memory_gb", f"{total} GB", None, WARN, "not_measured"))
     else:
-        ok = measured >= total * MEMORY_SHARE
+        ok = measured >= total * share
         lines.append(Line("memory_gb", f"{total} GB", f"{measured} GB", PASS if ok else FAIL,
                           "" if ok else "fit_memory", codes=() if ok else ("P3",)))  # fmt: skip
     nodes = facts.get("numa_memory_gb")
     if nodes:
-        share = total / len(nodes)  # SNC/NPS split a socket's memory evenly over its nodes
+        part = total / len(nodes)  # SNC/NPS split a socket's memory evenly over its nodes
         for node, size in enumerate(nodes):
-            ok = size >= share * NODE_MEMORY_SHARE * MEMORY_SHARE
-            lines.append(Line("numa_memory", f"{round(share)} GB", f"{size} GB",
+            ok = size >= part * rules.probe_node_memory_share_min * share
+            lines.append(Line("numa_memory", f"{round(part)} GB", f"{size} GB",
                               PASS if ok else FAIL, "" if ok else "balance_channels",
                               subject=f"NUMA {node}"))  # fmt: skip
     ecc = facts.get("memory_ecc")
@@ -166,7 +165,8 @@ def _link_lines(expected: Mapping[str, object], facts: Mapping[str, object]) -> 
     return lines
 
 
-def _busbw_line(expected: Mapping[str, object], facts: Mapping[str, object]) -> list[Line]:
+def _busbw_line(expected: Mapping[str, object], facts: Mapping[str, object],
+                rules: RuleParams) -> list[Line]:  # fmt: skip
     want = expected["allreduce_busbw_gbs"]
     if want is None:
         return []
@@ -174,13 +174,38 @@ def _busbw_line(expected: Mapping[str, object], facts: Mapping[str, object]) -> 
     measured = facts.get("allreduce_busbw_gbs")
     if measured is None:
         return [Line("allreduce_busbw_gbs", shown, None, WARN, "run_nccl_tests")]
-    ok = measured >= want * BUSBW_SHARE
+    ok = measured >= want * rules.probe_busbw_share_min
     return [Line("allreduce_busbw_gbs", shown, f"{measured:g} GB/s", PASS if ok else WARN,
                  "" if ok else "check_fabric")]  # fmt: skip
 
 
-def compare(expected: Mapping[str, object], facts: Mapping[str, object]) -> list[Line]:
-    """Return a probe's facts against a quoted build's manifest, line by line."""
+def _nic_lines(expected: Mapping[str, object], facts: Mapping[str, object]) -> list[Line]:
+    """Return a line per GPU: its nearest NIC no farther than the manifest's path class."""
+    worst = expected.get("nic_path_max")  # a manifest frozen before it has none
+    if worst is None:
+        return []
+    shown = str(worst)
+    gpus = facts.get("gpu_nics")
+    if not gpus:
+        return [Line("nic_affinity", shown, None, WARN, "not_measured")]
+    lines = []
+    for gpu in gpus:
+        nic, path = gpu.get("nic"), gpu.get("path")
+        if nic is None or path not in PATH_CLASSES:
+            lines.append(Line("nic_affinity", shown, None, WARN, "not_measured",
+                              subject=gpu["gpu"]))  # fmt: skip
+            continue
+        ok = PATH_CLASSES.index(path) <= PATH_CLASSES.index(worst)
+        lines.append(Line("nic_affinity", shown, f"{nic} {path}", PASS if ok else FAIL,
+                          "" if ok else "nic_affinity", subject=gpu["gpu"]))  # fmt: skip
+    return lines
+
+
+def compare(expected: Mapping[str, object], facts: Mapping[str, object],
+            rules: RuleParams) -> list[Line]:  # fmt: skip
+    """Return a probe's facts against a quoted build's manifest, line by line, each share a
+    measured figure must reach read from `rules` (`probe_memory_share_min`,
+    `probe_node_memory_share_min`, `probe_busbw_share_min`)."""
     lines = [
         _part(expected, facts, "cpu"),
         _same("sockets", expected["sockets"], facts.get("sockets"), "fit_cpu"),
@@ -192,18 +217,19 @@ def compare(expected: Mapping[str, object], facts: Mapping[str, object]) -> list
     lines.append(
         _same(
             "gpus_per_socket",
-            _split(expected["gpus_per_socket"]),
-            _split(per_socket) if per_socket is not None else None,
+            split_label(tuple(expected["gpus_per_socket"])),
+            split_label(tuple(per_socket)) if per_socket is not None else None,
             "move_gpus",
             ("P2", "P4"),
         )
     )
-    lines += _memory_lines(expected, facts)
+    lines += _memory_lines(expected, facts, rules)
     lines += _link_lines(expected, facts)
     nvlink = facts.get("nvlink")
     if expected["nvlink"]:
         lines.append(_same("nvlink", True, nvlink, "fit_nvlink", ("P5",)))
-    lines += _busbw_line(expected, facts)
+    lines += _busbw_line(expected, facts, rules)
+    lines += _nic_lines(expected, facts)
     return lines
 
 

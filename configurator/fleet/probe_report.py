@@ -133,6 +133,7 @@ FACT_TITLE = {
     "numa_memory_gb": gettext_lazy("memory per NUMA node"),
     "memory_ecc": gettext_lazy("memory ECC"),
     "allreduce_busbw_gbs": gettext_lazy("all-reduce bus bandwidth"),
+    "gpu_nics": gettext_lazy("each GPU's nearest NIC"),
 }
 
 

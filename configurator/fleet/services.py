@@ -299,12 +299,15 @@ def saved_build_manifest(saved: LeadBuild) -> dict[str, object]:
 
 @dataclass(frozen=True)
 class Expected:
-    """A target's side of a comparison: its manifest, its monthly price and the checks its
-    build already failed (a deviation costs only what the target did not already lose)."""
+    """A target's side of a comparison: its manifest, its monthly price, the checks its
+    build already failed (a deviation costs only what the target did not already lose) and
+    the rules the node is held to (`compare`'s shares: a quote's frozen rule set version,
+    today's rules for a saved build or a fleet row)."""
 
     manifest: dict[str, object]
     monthly_price: float | None
     failed: frozenset[str]
+    rules: RuleParams
 
 
 def _evaluated(build: dict[str, object], name: str, workload: dict | None = None) -> Evaluated:
@@ -328,7 +331,10 @@ def target_expected(target: ProbeTarget) -> Expected:
         failed = {p["code"] for p in evaluation.get("pitfalls", [])} | {
             c["code"] for c in evaluation.get("checks", []) if c.get("status") == "fail"
         }
-        return Expected(quote_manifest(quote), float(quote.monthly_price), frozenset(failed))
+        frozen = RuleParams.from_mapping(quote.ruleset_version.parameters)
+        return Expected(
+            quote_manifest(quote), float(quote.monthly_price), frozenset(failed), frozen
+        )
     if target.saved_build is not None:
         saved = target.saved_build
         evaluated = _evaluated(saved.build, "saved_build", saved.workload)
@@ -336,6 +342,7 @@ def target_expected(target: ProbeTarget) -> Expected:
             saved_build_manifest(saved),
             float(saved.monthly_price),
             frozenset(evaluated.evaluation.failed_codes),
+            evaluated.ruleset.params,
         )
     build = target.audited_node.build.build
     evaluated = _evaluated(build, "audit")
@@ -343,6 +350,7 @@ def target_expected(target: ProbeTarget) -> Expected:
         expected_manifest(evaluated.build, evaluated.ruleset.params),
         evaluated.monthly_price,  # the configurator's one bill (engine.pricing.build_bill)
         frozenset(evaluated.evaluation.failed_codes),
+        evaluated.ruleset.params,
     )
 
 
@@ -350,7 +358,7 @@ def target_comparison(report: ProbeReport, target: ProbeTarget) -> list[dict[str
     """Return a probed node against its target, line by line, each deviation priced where the
     engine prices it (the node's pitfall losses at the target's monthly price)."""
     expected = target_expected(target)
-    lines = compare(expected.manifest, report.out)
+    lines = compare(expected.manifest, report.out, expected.rules)
     losses = None
     if report.evaluation is not None and expected.monthly_price is not None:
         losses = {

@@ -2,6 +2,7 @@
 measured facts beside it, line by line, with the monthly cost the engine puts on a deviation."""
 
 import io
+from dataclasses import replace
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -9,12 +10,16 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from configurator import selectors as configurator_selectors
-from configurator.engine.build import Build
-from configurator.engine.performance.common import PCIE_X16_GBS
+from configurator.engine.build import Build, Mode, Workload
+from configurator.engine.performance.common import PCIE_X16_GBS, allreduce_busbw_gbs
+from configurator.engine.performance.serving import Replica, hardware
+from configurator.engine.performance.training import Layout, time_layout
 from configurator.engine.registry import REGISTRY
+from configurator.engine.rules import RuleParams
 from configurator.fleet import selectors
-from configurator.fleet.manifest import expected_manifest
+from configurator.fleet.manifest import compare, expected_manifest
 from configurator.fleet.models import NodeProbe
+from tests.engine.builders import a800_pcie, legacy_e5, node, rtx_4090, s3, xeon_gold_6530
 from tests.fleet.probe_archives import dual_socket_synthetic, tar_gz
 
 # The build the synthetic dual-socket node is when its memory is read from numactl (2 × 503
@@ -72,6 +77,81 @@ def test_the_manifest_is_the_builds_own_figures():
     assert manifest["allreduce_busbw_gbs"] == round(expected, 1)
 
 
+def _training_busbw(build: Build, rules: RuleParams) -> float:
+    """The bus bandwidth the training model times a data-parallel all-reduce over every GPU
+    of the node at: the gradient bytes it sends a step over the seconds it takes."""
+    workload = Workload(model_params_b=7, mode=Mode.TRAIN, train_tokens=10**9)
+    layout = Layout(tp=1, pp=1, dp=build.gpu_count, zero3=True, full_recompute=False,
+                    sequences=build.gpu_count, virtual=1)  # fmt: skip
+    timed = time_layout(build, workload, rules, layout, efficiency=0.4, peak=1e15)
+    return timed.comm_bytes / timed.comm_step / 1e9
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        pytest.param(node(xeon_gold_6530(), rtx_4090(), 8, 1024), id="8 × RTX 4090 over PCIe"),
+        pytest.param(s3(), id="8 × H100 SXM on NVSwitch"),
+        pytest.param(node(xeon_gold_6530(), a800_pcie(), 4, 512), id="two bridged A800 pairs"),
+        pytest.param(node(xeon_gold_6530(), a800_pcie(), 2, 512), id="one bridged A800 pair"),
+        pytest.param(legacy_e5(), id="8 × A800 PCIe on a Gen3 platform"),
+    ],
+)
+def test_the_manifests_busbw_is_the_time_models(build):
+    """The figure a probe is held to is the one every all-reduce of the time model is timed at:
+    the serving tensor-parallel link of a replica over all the GPUs, and the training ring."""
+    rules = RuleParams()
+    manifest = expected_manifest(build, rules)
+    replica = Replica(gpus=build.gpu_count, count=1, sequences=1)
+    served = hardware(build, Workload(model_params_b=7, mode=Mode.INFER), replica, rules, 1, 0)
+    assert manifest["allreduce_busbw_gbs"] == round(served.link_gbs, 1)
+    assert manifest["allreduce_busbw_gbs"] == round(_training_busbw(build, rules), 1)
+    assert served.link_gbs == allreduce_busbw_gbs(build, rules)
+
+
+def test_the_busbw_follows_the_rule_sets_efficiency():
+    build = node(xeon_gold_6530(), rtx_4090(), 8, 1024)
+    rules = replace(RuleParams(), comm_bandwidth_efficiency=0.5)
+    assert expected_manifest(build, rules)["allreduce_busbw_gbs"] == round(PCIE_X16_GBS[4] * 0.5, 1)
+    # a bridged pair talks over NVLink; a ring over two pairs crosses PCIe between them
+    pair = node(xeon_gold_6530(), a800_pcie(), 2, 512)
+    two_pairs = node(xeon_gold_6530(), a800_pcie(), 4, 512)
+    assert expected_manifest(pair, rules)["allreduce_busbw_gbs"] == 400 / 2 * 0.5
+    assert expected_manifest(two_pairs, rules)["allreduce_busbw_gbs"] == round(
+        PCIE_X16_GBS[4] * 0.5, 1
+    )
+
+
+def test_each_share_a_probe_must_reach_is_the_rule_sets():
+    """The memory, NUMA node and all-reduce shares come from the rules `compare` is given."""
+    build = node(xeon_gold_6530(), rtx_4090(), 8, 1024)
+    defaults = RuleParams()
+    manifest = expected_manifest(build, defaults)
+    want = manifest["allreduce_busbw_gbs"]
+    facts = {"memory_gb": 980, "numa_memory_gb": [470, 510], "allreduce_busbw_gbs": want * 0.85}
+
+    def statuses(rules):
+        lines = compare(manifest, facts, rules)
+        return {(line.item, line.subject): line.status for line in lines
+                if line.item in ("memory_gb", "numa_memory", "allreduce_busbw_gbs")}  # fmt: skip
+
+    # 980 GB is 95.7 % of 1024; NUMA 0's 470 GB is 91.8 % of its 512; the plateau 85 %
+    assert statuses(defaults) == {
+        ("memory_gb", ""): "PASS",
+        ("numa_memory", "NUMA 0"): "PASS",
+        ("numa_memory", "NUMA 1"): "PASS",
+        ("allreduce_busbw_gbs", ""): "PASS",
+    }
+    stricter = replace(defaults, probe_memory_share_min=0.96, probe_node_memory_share_min=0.97,
+                       probe_busbw_share_min=0.9)  # fmt: skip
+    assert statuses(stricter) == {
+        ("memory_gb", ""): "FAIL",
+        ("numa_memory", "NUMA 0"): "FAIL",
+        ("numa_memory", "NUMA 1"): "PASS",  # 510 GB ≥ 512 × 0.97 × 0.96
+        ("allreduce_busbw_gbs", ""): "WARN",
+    }
+
+
 @pytest.mark.django_db
 def test_a_node_as_quoted_passes_line_by_line(architect_client, make_quote):
     quote = make_quote(AS_DELIVERED, workload=None)
@@ -122,7 +202,7 @@ def test_a_pitfall_the_quote_failed_too_is_not_the_deliverys_cost(architect_clie
     quote = make_quote({**AS_DELIVERED, "gpus_per_socket": [8, 0]}, workload=None)
     body = upload(architect_client, numactl_memory(), quote.number).json()
     split = by_item(body, "gpus_per_socket")[0]
-    assert (split["expected"], split["measured"], split["status"]) == ("8+0", "4+4", "FAIL")
+    assert (split["expected"], split["measured"], split["status"]) == ("8 + 0", "4 + 4", "FAIL")
     assert split["monthly_cost"] is None  # the node does not fail P4; the quote did
 
 

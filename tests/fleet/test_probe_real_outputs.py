@@ -7,6 +7,7 @@ parser, and the facts one reads off the raw text by eye. The source is beside ea
 import pytest
 
 from configurator.fleet.probe import parsers as p
+from configurator.fleet.probe.facts import node_facts
 from tests.fleet.probe_archives import fixture
 
 
@@ -53,6 +54,17 @@ def dmidecode(path):
 def smi(path):
     return [(gpu.name, gpu.link_gen_max, gpu.link_gen_device_max, gpu.link_width_current,
              gpu.ecc_enabled) for gpu in p.parse_nvidia_smi_xml(fixture(path))]  # fmt: skip
+
+
+def smi_links(path):
+    """Each GPU as one reads it off `nvidia-smi -q -x`: bus id, model, memory, the PCIe
+    generation (current/max) and width (current/max), ECC."""
+    return [(gpu.bus_id, gpu.name, gpu.memory_mib, gpu.link_gen_current, gpu.link_gen_max,
+             gpu.link_width_current, gpu.link_width_max, gpu.ecc_enabled)
+            for gpu in p.parse_nvidia_smi_xml(fixture(path))]  # fmt: skip
+
+
+V100S_PCIE = "public/nvidia-smi-q-x-8x-v100s-pcie-gen3.xml"
 
 
 SAMPLES = [
@@ -112,6 +124,12 @@ SAMPLES = [
      [("DIMMC2", 32, True)], "mchehab/rasdaemon#64"),
     ("h200-vm/nvidia-smi-q.xml", smi, [("NVIDIA H200", 5, 5, 16, True)],
      "captured here, h200-vm/README.md"),
+    # nvidia-smi -q -x, driver 460: 8 PCIe Gen3 cards, each at Gen3 x16 of Gen3 x16; this
+    # driver prints no <max_device_link_gen>, so the GPU's own best generation is unknown
+    (V100S_PCIE, smi_links,
+     [(f"00000000:00:{slot}.0", "Tesla V100S-PCIE-32GB", 32510, 3, 3, 16, 16, True)
+      for slot in ("0D", "0E", "0F", "10", "11", "12", "13", "14")],
+     "GuanceCloud/datakit plugins/inputs/nvidiasmi/testdata/gtx-8card.xml"),
 ]  # fmt: skip
 
 
@@ -119,3 +137,13 @@ SAMPLES = [
                          ids=[row[0] for row in SAMPLES])  # fmt: skip
 def test_a_real_sample_reads_as_a_person_reads_it(path, read, expected, source):
     assert read(path) == expected, source
+
+
+def test_a_gen3_card_in_a_gen3_slot_is_no_slow_slot():
+    """Eight V100S at Gen3 x16 in Gen3 slots (the public 8-card XML, README.md): the node's
+    PCIe generation is 3, and no GPU is reported narrow, in a slow slot or without ECC; the
+    only findings are the files this one-file archive lacks."""
+    facts = node_facts({"nvidia-smi-q.xml": fixture(V100S_PCIE)})
+    assert len(facts.gpus) == 8 and facts.pcie_gen == 3
+    codes = {finding.code for finding in facts.findings()}
+    assert codes == {"not_collected"}, codes

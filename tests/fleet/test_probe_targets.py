@@ -55,6 +55,15 @@ def upload(client, files, **target):
     return client.post("/api/v1/fleet/probes", {"archive": archive, "psu_watts": 5000, **target})
 
 
+def three_targets(quote, saved_build, fleet_row) -> list[dict[str, object]]:
+    """The one build as a quote, a saved build and a fleet row, as the probe API names them."""
+    return [
+        {"quote": quote.number},
+        {"saved_build": saved_build.pk},
+        {"audit": fleet_row.pk, "node": "node-7"},
+    ]
+
+
 def pdf_text(client, probe_id) -> str:
     pdf = client.get(reverse("fleet:probe-pdf", args=[probe_id])).content
     return " ".join(
@@ -102,11 +111,7 @@ def test_the_same_build_compares_the_same_as_quote_saved_build_and_fleet_row(
     is discounted, the saved build's and the fleet row's are the configurator's one bill."""
     quote = make_quote(AS_DELIVERED, workload=None)
     files = numactl_memory()
-    targets = [
-        {"quote": quote.number},
-        {"saved_build": saved_build.pk},
-        {"audit": fleet_row.pk, "node": "node-7"},
-    ]
+    targets = three_targets(quote, saved_build, fleet_row)
     bodies = [upload(architect_client, files, **target).json() for target in targets]
     unpriced = [
         [{k: v for k, v in line.items() if k != "monthly_cost"} for line in body["comparison"]]
@@ -193,3 +198,25 @@ def test_a_saved_build_with_a_workload_is_judged_with_it(architect_client, saved
     response = upload(architect_client, numactl_memory(), saved_build=with_workload.pk)
     assert response.status_code == 201, response.json()
     assert response.json()["saved_build"] == with_workload.pk and response.json()["comparison"]
+
+
+def test_a_quote_holds_the_node_to_its_frozen_shares_the_others_to_todays(
+    architect_client, make_quote, saved_build, fleet_row
+):
+    """numactl shows 2 × 503 GB of the quoted 1024 GB (98 %). An architect then raises the
+    memory share a node must show to 99 %: the quote, written under 95 %, still passes the
+    node; the saved build and the fleet row are held to today's rules and fail it."""
+    quote = make_quote(AS_DELIVERED, workload=None)
+    raised = architect_client.patch(
+        "/api/v1/rules",
+        {"parameters": {"probe_memory_share_min": 0.99}},
+        content_type="application/json",
+    )
+    assert raised.status_code == 200, raised.content
+    files = numactl_memory()
+    targets = three_targets(quote, saved_build, fleet_row)
+    bodies = [upload(architect_client, files, **target).json() for target in targets]
+    memory = [next(x for x in body["comparison"] if x["item"] == "memory_gb") for body in bodies]
+    assert [line["measured"] for line in memory] == ["1006 GB"] * 3
+    assert [line["status"] for line in memory] == ["PASS", "FAIL", "FAIL"]
+    assert memory[1]["step_code"] == "fit_memory"

@@ -146,6 +146,24 @@ def intra_link_gbs(build: Node, group: int | None = None) -> tuple[float, str]:
     return build.gpu.nvlink_gbps / 2, f"NVLink {build.gpu.nvlink_gbps / 2:g} GB/s"
 
 
+def sustained_gbs(link_gbs: float, rules: RuleParams) -> float:
+    """Return the bus bandwidth a collective sustains over a link of `link_gbs` one way:
+    the rule set's `comm_bandwidth_efficiency` of it (nccl-tests' `busbw`)."""
+    return link_gbs * rules.comm_bandwidth_efficiency
+
+
+def allreduce_busbw_gbs(build: Node, rules: RuleParams, group: int | None = None) -> float:
+    """Return the bus bandwidth, GB/s, the time model times a collective over `group` GPUs of
+    a node at (all of them when not given): the one-way bandwidth of its ring's slowest link
+    (`intra_link_gbs`), sustained at `comm_bandwidth_efficiency`.
+
+    The one figure for the training all-reduce inside a node, the serving tensor-parallel
+    link, the MoE all-to-all, and the all-reduce plateau a probe of the build should measure
+    (fleet/manifest.py).
+    """
+    return sustained_gbs(intra_link_gbs(build, group)[0], rules)
+
+
 def node_fabric_gbs(build: Node, rules: RuleParams) -> tuple[float, str]:
     """Return a node's fabric bandwidth to the other nodes, one way in GB/s, and its name.
 

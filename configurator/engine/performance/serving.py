@@ -47,8 +47,8 @@ from configurator.engine.performance.common import (
     Interconnect,
     Node,
     Performance,
+    allreduce_busbw_gbs,
     interconnect,
-    intra_link_gbs,
     month_note,
     pcie_link_gbs,
     peak_note,
@@ -407,7 +407,7 @@ def hardware(build: Node, workload: Workload, plan: Replica, rules: RuleParams,
              factor: float, cpu_latency: float) -> Hardware:  # fmt: skip
     """Return what a replica of `plan.gpus` GPUs of the build computes, reads and sends at."""
     gpu = build.gpu
-    link = intra_link_gbs(build, plan.gpus)[0] * rules.comm_bandwidth_efficiency
+    link = allreduce_busbw_gbs(build, rules, plan.gpus)
     return Hardware(
         peak=compute_peak(gpu, workload.precision, Phase.SERVING),
         efficiency=compute_efficiency(gpu, workload.precision, Phase.SERVING, rules),

@@ -44,6 +44,7 @@ from configurator.engine.performance.common import (
     Interconnect,
     Node,
     Performance,
+    allreduce_busbw_gbs,
     interconnect,
     intra_link_gbs,
     mfu,
@@ -51,6 +52,7 @@ from configurator.engine.performance.common import (
     node_fabric_gbs,
     nvlink_group,
     peak_note,
+    sustained_gbs,
     unknown,
 )
 from configurator.engine.performance.efficiency import (
@@ -284,6 +286,7 @@ def time_layout(build: Node, workload: Workload, rules: RuleParams, layout: Layo
     volume = 0.0
     comm_step = 0.0
     link_gbs, link = intra_link_gbs(build)
+    busbw = allreduce_busbw_gbs(build, rules)
     if reducers > 1:
         volume = 2 * (reducers - 1) / reducers * shard
         if layout.zero3:
@@ -293,7 +296,8 @@ def time_layout(build: Node, workload: Workload, rules: RuleParams, layout: Layo
             fabric, name = node_fabric_gbs(build, rules)
             if fabric * members / per_node < link_gbs:
                 link_gbs, link = fabric * members / per_node, name
-        comm_step = volume / (link_gbs * 1e9 * rules.comm_bandwidth_efficiency)
+                busbw = sustained_gbs(link_gbs, rules)
+        comm_step = volume / (busbw * 1e9)
     # A mixture of experts spread over a node's GPUs: dispatch and combine, forward and
     # backward (twice: the activations' and the weights' gradients), per MoE layer of a stage.
     all_to_all = 0.0
@@ -303,7 +307,7 @@ def time_layout(build: Node, workload: Workload, rules: RuleParams, layout: Layo
         tokens_here = step_tokens / layout.dp / layout.cp / layout.tp
         k = workload.experts_per_token or 1
         sent = tokens_here * k * shape.hidden_size * 2 * (spread - 1) / spread
-        intra = intra_link_gbs(build, spread)[0] * 1e9 * rules.comm_bandwidth_efficiency
+        intra = allreduce_busbw_gbs(build, rules, spread) * 1e9
         all_to_all = 2 * 3 * sent * experts_layers / layout.pp / intra
     busy = compute_step + bubble_step
     step = (max(busy, comm_step) if rules.comm_overlap else busy + comm_step) + all_to_all

@@ -331,10 +331,32 @@ class TopoDevice:
         return self.name.startswith("GPU")
 
 
+# The PCIe path classes of `nvidia-smi topo -m`'s legend, nearest first: PIX (at most one
+# PCIe bridge), PXB (several bridges), PHB (through a CPU's host bridge), NODE (between host
+# bridges of one NUMA node), SYS (across the link between NUMA nodes, QPI/UPI/xGMI).
+PATH_CLASSES = ("PIX", "PXB", "PHB", "NODE", "SYS")
+
+
 @dataclass(frozen=True)
 class Topology:
     devices: tuple[TopoDevice, ...]
     columns: tuple[str, ...] = ()  # the devices the header names, in its order
+
+    @property
+    def nic_columns(self) -> tuple[str, ...]:
+        """Return the NICs the header names (a matrix cut short may lack their rows)."""
+        return tuple(name for name in self.columns if not name.startswith("GPU"))
+
+    def nearest_nic(self, gpu: TopoDevice) -> tuple[str, str] | None:
+        """Return the NIC nearest `gpu` and its path class (the best class wins, the first
+        such NIC in the header's order on a tie); None when its row shows no NIC."""
+        paths = [(PATH_CLASSES.index(gpu.links[nic]), at, nic)
+                 for at, nic in enumerate(self.nic_columns)
+                 if gpu.links.get(nic) in PATH_CLASSES]  # fmt: skip
+        if not paths:
+            return None
+        rank, _at, nic = min(paths)
+        return nic, PATH_CLASSES[rank]
 
     @property
     def gpus(self) -> tuple[TopoDevice, ...]:

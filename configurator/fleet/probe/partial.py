@@ -30,6 +30,7 @@ FACT_FILES: dict[str, tuple[str, ...]] = {
     "numa_memory_gb": ("numactl-hardware.txt",),
     "memory_ecc": ("dmidecode-memory.txt",),
     "allreduce_busbw_gbs": ("nccl-tests.txt",),
+    "gpu_nics": ("nvidia-smi-topo.txt",),
 }
 # The facts a build for the rules is made of: without one of them there is no verdict.
 # Memory ECC is not among them: the build is judged both ways, and a verdict the two agree on
@@ -93,6 +94,19 @@ def _links(facts: NodeFacts) -> list[dict[str, object]] | None:
     ]  # fmt: skip
 
 
+def _gpu_nics(facts: NodeFacts) -> list[dict[str, str | None]] | None:
+    """Return each GPU row's nearest NIC and its path class (`Topology.nearest_nic`); None
+    without `nvidia-smi topo -m` or when it names no NIC."""
+    topology = facts.topology
+    if not topology or not topology.nic_columns:
+        return None
+    out: list[dict[str, str | None]] = []
+    for gpu in topology.gpus:
+        nic, path = topology.nearest_nic(gpu) or (None, None)
+        out.append({"gpu": gpu.name, "nic": nic, "path": path})
+    return out
+
+
 def facts_out(facts: NodeFacts, *, cpu_slug: str | None, gpu_slug: str | None) -> dict[str, object]:
     """Return api.md's `facts`: every fact the files show, None for the rest."""
     cpu = facts.cpu
@@ -117,6 +131,8 @@ def facts_out(facts: NodeFacts, *, cpu_slug: str | None, gpu_slug: str | None) -
         "numa_memory_gb": [round(node.size_mb / 1024) for node in facts.numa] or None,
         "memory_ecc": facts.memory_ecc,
         "allreduce_busbw_gbs": facts.nccl_busbw,
+        # each GPU's nearest NIC and its PCIe path class (PIX, PXB, PHB, NODE, SYS)
+        "gpu_nics": _gpu_nics(facts),
     }
 
 
