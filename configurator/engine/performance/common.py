@@ -210,6 +210,12 @@ class Performance:
 
     def priced(self, monthly_price: float) -> Performance:
         """Return these figures on a build of another monthly price: the costs scale with it."""
+        if (
+            self.monthly_price
+            and monthly_price == self.monthly_price
+            and type(monthly_price) is type(self.monthly_price)
+        ):
+            return self  # the same price: every figure as it is (frozen, so shared safely)
         scale = monthly_price / self.monthly_price if self.monthly_price else 0.0
 
         def scaled(value: float | None) -> float | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from configurator.engine.build import FormFactor, Gpu, Nic, Platform, Workload
 from configurator.engine.fabric import NicRequirement
@@ -75,6 +76,7 @@ def fabric_sizes(
     )
 
 
+@lru_cache(maxsize=256)  # a pure function of a GPU count and a board's few slot caps
 def socket_split(gpus: int, caps: tuple[int, ...]) -> tuple[int, ...]:
     """Split GPUs over sockets as evenly as their caps allow, fuller sockets first."""
     split = [0] * len(caps)

@@ -114,8 +114,9 @@ class Search:
     pairings: dict[str, Recommendation] = field(default_factory=dict)  # by scenario code
     explored: int = 0
     rejections: Counter = field(default_factory=Counter)
-    memory_choices: dict[tuple, MemoryChoice | None] = field(default_factory=dict)
-    psu_choices: dict[tuple[int, int, int], PsuChoice | None] = field(default_factory=dict)
+    # The cheapest DIMMs and PSU sets for a need: facts of the catalog, kept with it.
+    memory_choices: dict[tuple, MemoryChoice | None] = field(init=False)
+    psu_choices: dict[tuple, PsuChoice | None] = field(init=False)
     nics: dict[int, Nic | None] = field(default_factory=dict)  # cheapest by minimum speed
     deployments: dict[tuple, Deployment | None] = field(default_factory=dict)
     replicas: dict[tuple[float, int], int | None] = field(default_factory=dict)
@@ -137,6 +138,14 @@ class Search:
     work_costs: dict[tuple[str, int | None], float] = field(default_factory=dict)
     limit_cost: float | None = None  # `work_limit`, kept until a build is found
     sizes_known: dict[tuple[int, int], NodeSizes] | None = None  # `node_sizes`, per catalog
+    cpu_fits: dict[tuple, tuple] = field(default_factory=dict)  # `fitting_cpus`
+    layouts: dict[tuple, Layout] = field(default_factory=dict)  # `plan`, by deployment
+    gpu_floors: dict[str, tuple[float, float]] = field(default_factory=dict)  # `_gpu_floor`
+    node_shares: dict[str, float] | None = None  # a node's share per GPU slot, by platform
+
+    def __post_init__(self) -> None:
+        self.memory_choices = self.catalog.derived(("memory choices",), dict)
+        self.psu_choices = self.catalog.derived(("psu choices",), dict)
 
     def unit(self, gpu: Gpu, platform: Platform, plan: Layout, pcie_gen: int) -> Performance:
         """Return the work's figures on this layout at a monthly price of 1 (memoised).
@@ -180,23 +189,45 @@ class Search:
         return self.work_costs[gpu.slug, gpus]
 
     def _work_cost_of(self, gpu: Gpu, gpus: int | None) -> float:
-        key = (gpu.bf16_tflops, gpu.fp8_tflops, gpu.int8_tops, gpu.memory_bandwidth_gbs,
-               gpu.memory_gb, gpu.nvlink_gbps, gpu.pcie_gen, gpu.form_factor)  # fmt: skip
-        if key not in self.seconds:
-            self.seconds[key] = gpu_seconds_floor(gpu, self.workload, self.rules)
-        node = min(
-            (
-                cost / slots if gpus is None else cost * math.ceil(gpus / slots) / gpus
-                for platform, cost, slots in self.node_costs
-                if platform.takes_gpu(gpu)
-            ),
-            default=math.inf,
-        )
-        if math.isinf(self.seconds[key]) or math.isinf(node):
+        # A node's share per GPU is a fact of the catalog alone: once per catalog.
+        shares = self.catalog.derived(("node share per GPU",), dict)
+        if (id(gpu), gpus) not in shares:
+            shares[id(gpu), gpus] = min(
+                (
+                    cost / slots if gpus is None else cost * math.ceil(gpus / slots) / gpus
+                    for platform, cost, slots in self.node_costs
+                    if platform.takes_gpu(gpu)
+                ),
+                default=math.inf,
+            )
+        return self._per_gpu_cost(gpu, shares[id(gpu), gpus])
+
+    def _per_gpu_cost(self, gpu: Gpu, node: float) -> float:
+        """Return the GPU-seconds floor's cost when each GPU rents `node` of a node besides
+        itself and the RAM the rules ask for beside it."""
+        rented, seconds = self._gpu_floor(gpu)
+        if math.isinf(seconds) or math.isinf(node):
             return math.inf
-        ram = memory_requirement(1, gpu.memory_gb, self.rules).required_gb * self.ram_per_gb
-        per_gpu = gpu.monthly_price + ram + node
-        return per_gpu * self.seconds[key] / 3600 / HOURS_PER_MONTH
+        return (rented + node) * seconds / 3600 / HOURS_PER_MONTH
+
+    def _gpu_floor(self, gpu: Gpu) -> tuple[float, float]:
+        """Return what a GPU rents with the RAM the rules ask for beside it, and the work's
+        GPU-seconds floor on it (memoised)."""
+        if gpu.slug not in self.gpu_floors:
+            key = (gpu.bf16_tflops, gpu.fp8_tflops, gpu.int8_tops, gpu.memory_bandwidth_gbs,
+                   gpu.memory_gb, gpu.nvlink_gbps, gpu.pcie_gen, gpu.form_factor)  # fmt: skip
+            if key not in self.seconds:
+                self.seconds[key] = gpu_seconds_floor(gpu, self.workload, self.rules)
+            ram = memory_requirement(1, gpu.memory_gb, self.rules).required_gb * self.ram_per_gb
+            self.gpu_floors[gpu.slug] = (gpu.monthly_price + ram, self.seconds[key])
+        return self.gpu_floors[gpu.slug]
+
+    def platform_work_floor(self, gpu: Gpu, platform: Platform) -> float:
+        """Return a lower bound of what the work costs on any build of this GPU on this
+        platform: `work_floor` with the node's share of this platform alone."""
+        if self.node_shares is None:
+            self.node_shares = {p.slug: cost / slots for p, cost, slots in self.node_costs}
+        return self._per_gpu_cost(gpu, self.node_shares.get(platform.slug, math.inf))
 
     @property
     def budget_bound(self) -> float:
@@ -251,6 +282,22 @@ class Search:
             self.node_psus[key] = max(psus.price, self.psu_floor) if psus else self.psu_floor
         return self.node_psus[key]
 
+    def fitting_cpus(
+        self, platform: Platform, cpus_by_socket: dict[str, list[Cpu]]
+    ) -> tuple[tuple[tuple[Cpu, int], ...], frozenset[int]]:
+        """Return the CPUs the platform takes, cheapest first, each with the PCIe generation
+        its GPUs link at (the lower of the CPU's and the board's), and those generations
+        (memoised per socket, socket count and board generation)."""
+        key = (platform.cpu_socket, platform.sockets, platform.pcie_gen)
+        if key not in self.cpu_fits:
+            fit = tuple(
+                (cpu, min(cpu.pcie_gen, platform.pcie_gen))
+                for cpu in cpus_by_socket.get(platform.cpu_socket, ())
+                if cpu.max_sockets >= platform.sockets
+            )
+            self.cpu_fits[key] = fit, frozenset(gen for _, gen in fit)
+        return self.cpu_fits[key]
+
     def work_beat(self, gpu: Gpu, limited: bool) -> float:
         """Return the cost of the work a build of this GPU must beat: its best build's, and
         the `limit`-th best's when `limited` or it has a build (so it grows no more)."""
@@ -259,7 +306,7 @@ class Search:
         return min(beat, self.work_limit()) if own or limited else beat
 
     def work_prices(
-        self, gpu: Gpu, platform: Platform, plan: Layout, gens: set[int], beat: float
+        self, gpu: Gpu, platform: Platform, plan: Layout, gens: Iterable[int], beat: float
     ) -> tuple[float, dict[int, float]]:
         """Return the monthly prices builds of this layout must stay under to beat `beat`.
 
@@ -339,7 +386,13 @@ class Search:
         if plan is None or not served(plan, self.workload, networked):
             self.rejections[Rejection.SHAPE] += 1
             return None
-        return arrange(plan, self.workload, platform, self.rules, requirement, nic)
+        # The layout reads the board only through its GPU slots (the sockets' caps).
+        layout_key = (id(plan), platform.gpu_slots, requirement, id(nic))
+        if layout_key not in self.layouts:
+            self.layouts[layout_key] = arrange(
+                plan, self.workload, platform, self.rules, requirement, nic
+            )
+        return self.layouts[layout_key]
 
     def _deploy(self, gpu: Gpu, sizes: tuple[int, ...], networked: tuple[int, ...], needed: int):
         """Return the deployment of `needed` GPUs (at least) in the platform's node sizes.
@@ -587,6 +640,9 @@ def fewest_gpus(workload: Workload, gpu: Gpu, usable: float, max_gpus: int) -> i
     return fewest if fewest <= max_gpus else None
 
 
+FLOOR_MARGIN = 1 + 1e-9  # relative: far above a float's rounding, far below a price's cent
+
+
 def _search_gpu(
     search: Search, gpu: Gpu, fewest: int, platforms, cpus_by_socket, *, limited: bool = True
 ) -> None:
@@ -604,6 +660,13 @@ def _search_gpu(
         # by the work, a dearer platform may do it sooner: its CPUs' bounds below decide.
         if not by_work and fewest * gpu.monthly_price + platform.monthly_price >= search.bound(gpu):
             break
+        # Ranked by the work, once the GPU has a build (so a build missing a target is never
+        # completed unbounded) a platform none of whose builds can beat it is not laid out.
+        # The floor is a lower bound of each build's cost of the work; the margin keeps the
+        # floats' rounding on the side of laying out.
+        own = by_work and gpu.slug in search.found
+        if own and search.platform_work_floor(gpu, platform) > beat * FLOOR_MARGIN:
+            continue
         plan = search.plan(gpu, platform)
         if plan is None:
             continue
@@ -616,24 +679,20 @@ def _search_gpu(
             # No PSU set the bays take carries even the GPUs: no CPU makes the node powerable.
             search.rejections[Rejection.PSU_BAYS] += 1
             continue
-        rank = tier(search.workload, platform, plan)
-        cpus = cpus_by_socket.get(platform.cpu_socket, ())
+        rank = 0 if by_work else tier(search.workload, platform, plan)
+        cpus, gens = search.fitting_cpus(platform, cpus_by_socket)
+        # What a node costs besides its CPUs, summed as `base` always was (the same floats).
+        nodes, sockets, boards = plan.nodes, platform.sockets, plan.per_node * gpu.monthly_price
+        boards = platform.monthly_price + boards
+        nics = plan.nics * plan.nic.monthly_price if plan.nic else 0.0
         if by_work:
-            fit = (cpu for cpu in cpus if cpu.max_sockets >= platform.sockets)
-            gens = {min(cpu.pcie_gen, platform.pcie_gen) for cpu in fit}
             stop, prices = search.work_prices(gpu, platform, plan, gens, beat)
-        for cpu in cpus:
-            if cpu.max_sockets < platform.sockets:
-                continue
-            base = plan.nodes * (
-                platform.monthly_price
-                + plan.per_node * gpu.monthly_price
-                + platform.sockets * cpu.monthly_price
-                + (plan.nics * plan.nic.monthly_price if plan.nic else 0.0)
-            )
+            extra = search.price_floor(gpu, platform, plan, 0.0)
+        for cpu, gen in cpus:
+            base = nodes * (boards + sockets * cpu.monthly_price + nics)
             if by_work:
-                floor = search.price_floor(gpu, platform, plan, base)
-                bound = prices[min(cpu.pcie_gen, platform.pcie_gen)]
+                floor = base + extra
+                bound = prices[gen]
                 if floor >= stop or search.over_budget(floor, math.inf):
                     break  # CPUs come cheapest first
                 if floor >= bound:
