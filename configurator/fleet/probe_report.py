@@ -182,6 +182,18 @@ class ProbeReport:
         return str(self.evaluation.verdict) if self.evaluation else ""
 
 
+def _slow_slots_by_datasheet(facts: NodeFacts, datasheet_gen: int) -> list[dict[str, object]]:
+    """Return the slow slots a driver that prints no GPU maximum (`max_device_link_gen`, absent
+    before the 500 series) hides: a slot below the matched GPU's datasheet generation."""
+    return [
+        {"code": "pcie_gen", "subject": gpu.bus_id,
+         "params": {"gen": gpu.link_gen_max, "device_gen": datasheet_gen}}
+        for gpu in facts.gpus
+        if gpu.link_gen_max and gpu.link_gen_device_max is None
+        and gpu.link_gen_max < datasheet_gen
+    ]  # fmt: skip
+
+
 def probe_report(facts: NodeFacts, *, psu_watts: int, numa_binding: bool) -> ProbeReport:
     """Match a node's facts to the catalog, evaluate the build, and list every finding.
 
@@ -208,6 +220,8 @@ def probe_report(facts: NodeFacts, *, psu_watts: int, numa_binding: bool) -> Pro
         if gpu_names
         else None
     )
+    if gpu is not None:
+        findings += _slow_slots_by_datasheet(facts, gpu.pcie_gen)
     report.out = partial.facts_out(
         facts, cpu_slug=cpu.slug if cpu else None, gpu_slug=gpu.slug if gpu else None
     )

@@ -1,6 +1,7 @@
 """A node's probe archive becomes its hardware balance report."""
 
 import io
+import re
 import subprocess
 import tarfile
 
@@ -11,6 +12,7 @@ from django.urls import reverse
 from configurator.fleet.models import NodeProbe
 from configurator.fleet.probe.archive import ArchiveError, read_archive
 from configurator.fleet.probe.facts import node_facts
+from configurator.fleet.probe_report import probe_report
 from tests.fleet.probe_archives import (
     dual_socket_synthetic,
     fixture,
@@ -45,6 +47,24 @@ def test_x8_link_and_gen3_slot_are_found():
     found = {(f.code, f.subject) for f in facts.findings()}
     assert ("pcie_width", "00000000:1A:00.0") in found
     assert sum(code == "pcie_gen" for code in codes(facts)) == 8
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("slot_gen", "slow"), [(3, 8), (4, 0)])
+def test_a_driver_without_the_gpu_maximum_is_judged_by_the_datasheet(slot_gen, slow):
+    """Drivers before the 500 series print no <max_device_link_gen> (the real V100S capture in
+    tests/fixtures/probe/public): the matched GPU's datasheet generation (RTX 4090: Gen4)
+    stands in for it, so a Gen3 slot is still found and a Gen4 one is not."""
+    files = dual_socket_synthetic(gen=(slot_gen, 4))
+    files["nvidia-smi-q.xml"] = re.sub(
+        r"<max_device_link_gen>\d</max_device_link_gen>", "", files["nvidia-smi-q.xml"]
+    )
+    facts = node_facts(files)
+    assert "pcie_gen" not in codes(facts)  # the node's files alone cannot tell
+    report = probe_report(facts, psu_watts=5000, numa_binding=True)
+    found = [f for f in report.findings if f["code"] == "pcie_gen"]
+    assert len(found) == slow
+    assert all(f["params"] == {"gen": 3, "device_gen": 4} for f in found)
 
 
 def test_idle_link_speed_is_not_a_downgrade():
