@@ -13,6 +13,7 @@ from configurator.engine.performance.common import (
     Node,
     Performance,
     as_cluster,
+    sustained_gbs,
 )
 from configurator.engine.performance.efficiency import (
     Phase,
@@ -192,7 +193,7 @@ def _seconds_floor(gpu: Gpu, workload: Workload, rules: RuleParams) -> float:
         peak=peak,
         efficiency=compute_efficiency(gpu, workload.precision, Phase.SERVING, rules),
         bandwidth=bandwidth(gpu, rules),
-        link_gbs=max(gpu.nvlink_gbps / 2, pcie) * rules.comm_bandwidth_efficiency,
+        link_gbs=sustained_gbs(max(gpu.nvlink_gbps / 2, pcie), rules),
         cpu_s=rules.cpu_scheduling_ms / 1000,
     )
     memory = usable_gb(gpu.memory_gb, rules.gpu_memory_usable_fraction)
