@@ -130,6 +130,7 @@ def test_the_same_build_compares_the_same_as_quote_saved_build_and_fleet_row(
         ({"saved_build": "²"}, "saved_build", "There is no saved build ²."),
         ({"audit": "999999", "node": "n1"}, "audit", "There is no fleet audit 999999."),
         ({"node": "n1"}, "audit", "Name the fleet audit the node is in."),
+        ({"audit": "999999"}, "node", "Name the node as the fleet sheet names it"),
         ({"quote": "Q-2026-000001", "saved_build": "1"}, "saved_build", "one thing"),
     ],
 )
