@@ -236,7 +236,9 @@ def probe_target(user: AbstractBaseUser, named: dict[str, str]) -> ProbeTarget |
     if not given["audit"]:
         raise _target_error("audit", _("Name the fleet audit the node is in."))
     if not given["node"]:
-        raise _target_error("node", _("Name the node as the fleet sheet names it (its first column)."))
+        raise _target_error(
+            "node", _("Name the node as the fleet sheet names it (its first column).")
+        )
     audit = None
     if _an_id(given["audit"]) and user.has_perm("fleet.view_fleetaudit"):
         audit = FleetAudit.objects.filter(pk=int(given["audit"])).first()
