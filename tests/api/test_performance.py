@@ -104,14 +104,15 @@ def test_training_without_nvlink_states_p5s_loss_and_a_slower_run(post_json, exa
     example["workload"] |= {"model_params_b": 70, "train_tokens": 1e10}
     body = post_json(EVALUATE, example).json()
     (p5,) = [p for p in body["pitfalls"] if p["code"] == "P5"]
-    # Counted once (domain.md §6): the modelled difference of PCIe-only MFU (30 %) against
-    # bridged NVLink (40 %), the all-reduce hidden behind compute here: 1 − 0.30/0.40 of the
-    # rent; the time is not multiplied by the guide's 2.16 again.
-    assert p5["monthly_loss"] == pytest.approx(body["monthly_price"] * 0.25, abs=0.02)
+    # Counted once (domain.md §6): the modelled difference to the same cards bridged, whose
+    # efficiency is 40 % against PCIe's 30 % but whose gradients still cross PCIe between the
+    # pairs (exposed beyond one micro-batch): less than 1 − 0.30/0.40 of the rent; the time is
+    # not multiplied by the guide's 2.16 again.
+    assert 0 < p5["monthly_loss"] < body["monthly_price"] * 0.25
     assert not any("× 2.16" in note for note in body["performance"]["assumptions"])
     example["build"]["nvlink"] = True  # the same GPUs, bridged
-    linked = post_json(EVALUATE, example).json()["performance"]["time_to_train_days"]
-    slower = body["performance"]["time_to_train_days"]
+    linked = post_json(EVALUATE, example).json()["performance"]["time_to_train_s"]
+    slower = body["performance"]["time_to_train_s"]
     assert p5["monthly_loss"] == pytest.approx(body["monthly_price"] * (1 - linked / slower), abs=1)
 
 

@@ -126,16 +126,33 @@ def test_between_nodes_the_ring_runs_at_the_nodes_whole_fabric_bandwidth():
     assert result.terms["link_gbs"] == pytest.approx(4 * 400 / 8)  # 200 GB/s, below NVLink
 
 
-def test_overlapped_communication_counts_only_what_outlasts_compute():
-    """A thin fabric: the layout's gradient all-reduce overlaps its compute and bubble; without
-    overlap the two add (and the layout may change to one that sends less)."""
-    cluster = replace(s3(), nodes=4, nics=1, nic_speed_gbps=200)
-    overlap = performance(cluster, train(batch_size=2), RULES, 1.0)
-    serial = performance(cluster, train(batch_size=2), replace(RULES, comm_overlap=0), 1.0)
+@pytest.mark.parametrize(
+    ("nodes", "nics", "params_b", "zero3"),
+    [(20, 1, 70, False), (2, 8, 70, True), (20, 8, 70, True)],
+)
+def test_data_parallel_traffic_hides_behind_one_micro_batch_or_the_whole_step(
+    nodes, nics, params_b, zero3
+):
+    """Gradients are reduced once the last micro-batch has accumulated them: under ZeRO-1 the
+    traffic hides behind one micro-batch's compute, the rest is exposed; ZeRO-3 gathers the
+    weights again for each micro-batch (its traffic grows with them) behind the whole step.
+    Without overlap the two add (and the layout may change to one that sends less)."""
+    cluster = replace(s3(), nodes=nodes, nics=nics, nic_speed_gbps=400 if nics > 1 else 200)
+    work = train(params_b, 3e11, batch_size=4, context_length=4096)
+    overlap = performance(cluster, work, RULES, 1.0)
     terms = overlap.terms
     busy, comm = terms["compute_step_s"] + terms["bubble_step_s"], terms["comm_step_s"]
-    assert comm > 0
-    assert overlap.time_to_train_s == pytest.approx(terms["steps"] * max(busy, comm))
+    micro_batches = work.batch_size * cluster.gpu_count * nodes / terms["dp"]
+    assert comm > 0 and micro_batches > 1 and bool(terms["zero3"]) is zero3
+    window = busy if zero3 else busy / micro_batches
+    assert overlap.time_to_train_s == pytest.approx(terms["steps"] * (busy + max(0, comm - window)))
+    one = performance(cluster, replace(work, batch_size=1), RULES, 1.0).terms
+    assert one["dp"] == terms["dp"]
+    if zero3:  # a quarter of the micro-batches, a quarter of the traffic
+        assert one["comm_step_s"] == pytest.approx(comm / 4)
+    else:  # reduced once a step, however many micro-batches
+        assert one["comm_step_s"] == pytest.approx(comm)
+    serial = performance(cluster, work, replace(RULES, comm_overlap=0), 1.0)
     assert overlap.time_to_train_s <= serial.time_to_train_s
     assert serial.time_to_train_s <= terms["steps"] * (busy + comm) * (1 + 1e-9)
 

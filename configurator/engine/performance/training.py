@@ -16,10 +16,14 @@ memory, the quickest is taken:
                                               micro-batches (one sequence each) per DP rank
     DP comm     = z · 2·(DP − 1)/DP · grad bytes / (TP·PP) / DP link     z = 1 with the optimizer
                                               sharded over DP (ZeRO-1, Megatron's distributed
-                                              optimizer), 1.5 when the weights are too (ZeRO-3)
+                                              optimizer), 1.5·m when the weights are too (ZeRO-3:
+                                              gathered again for each micro-batch)
     all-to-all  = a mixture of experts' dispatch and combine, forward and backward, over the
                   node's link when its experts are spread over the node's GPUs
-    step        = max(compute + bubble, DP comm) + all-to-all     (comm_overlap = 1)
+    step        = compute + bubble + max(0, DP comm − window) + all-to-all    (comm_overlap = 1)
+                  window: one micro-batch's compute, (compute + bubble) / m, under ZeRO-1 (the
+                  gradients are reduced from the last micro-batch's backward, the weights
+                  gathered in the next step's first forward); the whole step under ZeRO-3
     time        = steps · step,  steps = T / G
 
 Memory per GPU: weights and gradients over TP·PP, the optimizer over TP·PP·DP (and the
@@ -90,8 +94,9 @@ FULL_ACTIVATION_BYTES = 2
 # Interleaved 1F1B puts this many layers in each virtual stage (NeMo's GPT-3 175B recipe:
 # PP 8, VP 6 over 96 layers).
 LAYERS_PER_VIRTUAL_STAGE = 2
-# ZeRO-3 gathers the weights in the forward and the backward and reduce-scatters the
-# gradients: 1.5 times the all-reduce's volume (Rajbhandari et al. 2020, §7.2.2).
+# ZeRO-3 gathers the weights in the forward and the backward of every micro-batch and
+# reduce-scatters its gradients: per micro-batch, 1.5 times the all-reduce's volume
+# (Rajbhandari et al. 2020, §7.2.2).
 ZERO3_VOLUME = 1.5
 
 
@@ -290,7 +295,7 @@ def time_layout(build: Node, workload: Workload, rules: RuleParams, layout: Layo
     if reducers > 1:
         volume = 2 * (reducers - 1) / reducers * shard
         if layout.zero3:
-            volume *= ZERO3_VOLUME
+            volume *= ZERO3_VOLUME * layout.micro_batches  # gathered again each micro-batch
         if build.nodes > 1 and reducers > per_node // layout.tp:
             members = max(1, per_node // layout.tp)
             fabric, name = node_fabric_gbs(build, rules)
@@ -310,7 +315,7 @@ def time_layout(build: Node, workload: Workload, rules: RuleParams, layout: Layo
         intra = allreduce_busbw_gbs(build, rules, spread) * 1e9
         all_to_all = 2 * 3 * sent * experts_layers / layout.pp / intra
     busy = compute_step + bubble_step
-    step = (max(busy, comm_step) if rules.comm_overlap else busy + comm_step) + all_to_all
+    step = busy + exposed_traffic(layout, busy, comm_step, rules) + all_to_all
     return Timed(
         layout,
         per_token * tokens,
@@ -325,6 +330,22 @@ def time_layout(build: Node, workload: Workload, rules: RuleParams, layout: Layo
         link_gbs,
         link,
     )
+
+
+def exposed_traffic(layout: Layout, busy: float, comm_step: float, rules: RuleParams) -> float:
+    """Return the data-parallel traffic a step waits for (module docstring, `step`).
+
+    Gradients are accumulated over the step's micro-batches and reduced once, from the last
+    micro-batch's backward pass; the updated weights are gathered during the next step's first
+    forward (Megatron-LM's `--overlap-grad-reduce` and `--overlap-param-gather`: `param_and_grad_
+    buffer.register_grad_ready` issues a bucket's reduction only when `is_last_microbatch`). So
+    under ZeRO-1 the traffic hides behind one micro-batch's compute, not the step's. ZeRO-3
+    gathers and reduces layer by layer in every micro-batch, behind the whole step.
+    """
+    if not rules.comm_overlap:
+        return comm_step
+    window = busy if layout.zero3 else busy / layout.micro_batches
+    return max(0.0, comm_step - window)
 
 
 def training_efficiency(build: Node, workload: Workload, rules: RuleParams) -> float:
@@ -451,10 +472,12 @@ def _assumptions(
             if layout.zero3
             else _("optimizer state sharded over data parallel (ZeRO-1)")
         )
-        backward = (
-            _("overlapping the backward pass") if rules.comm_overlap
-            else _("after the backward pass")
-        )  # fmt: skip
+        if not rules.comm_overlap:
+            backward = _("after the backward pass")
+        elif layout.zero3 or layout.micro_batches == 1:
+            backward = _("overlapping the backward pass")
+        else:
+            backward = _("overlapping the last micro-batch's backward pass")
         assumptions.append(
             _(
                 "%(optimizer)s: %(gb)s GB of gradient traffic per GPU a step over %(link)s at "

@@ -90,14 +90,15 @@ def _without(build: Node, code: str, rules: RuleParams) -> Node:
     cluster = as_cluster(build)
     if code == "P1":
         return replace(cluster, pcie_gen=max(build.pcie_gen, rules.pcie_gen_min))
+    if code == "P5":
+        return replace(cluster, nvlink=True)
     return cluster
 
 
-def _p5_share(build: Node, actual: Performance, rules: RuleParams) -> float:
-    """Return the share of a training run P5's PCIe-only board costs, as the model times it:
-    the run at the efficiency of a linked board (NVLink bridges for PCIe cards, NVSwitch for
-    SXM) with the gradient traffic hidden, against the run as timed (its PCIe efficiency and
-    the traffic exposed beyond the compute)."""
+def _unbridgeable_p5_share(build: Node, actual: Performance, rules: RuleParams) -> float:
+    """Return P5's share for a card no bridge links (no board of it to time): the run at the
+    efficiency of a linked board (NVLink bridges for PCIe cards, NVSwitch for SXM) with the
+    gradient traffic hidden, against the run as timed."""
     seconds = actual.terms.get("seconds") or 0.0
     if not seconds or "busy_s" not in actual.terms:
         return 0.0
@@ -119,8 +120,10 @@ def modelled_losses(
     work timed as the build is against the work timed without the cause, 1 − t_without/t
     for a run, 1 − (tokens/s)/(tokens/s without) for serving (domain.md §6).
 
-    P1: the same build on the baseline's PCIe generation. P5: the run at a linked board's
-    efficiency with the gradient traffic hidden (`_p5_share`). P8: the same serving without
+    P1: the same build on the baseline's PCIe generation. P5: the same build with its GPUs
+    linked (bridged pairs for PCIe cards, NVSwitch for SXM), its traffic timed as that board
+    exposes it; a card no bridge links, at a linked board's efficiency with the gradient
+    traffic hidden (`_unbridgeable_p5_share`). P8: the same serving without
     the CPU-side latency. Without stated work there is nothing modelled: the key "" then says
     whether the guide's factor may stand in for P1 and P5 (1.0 for training or no workload,
     0.0 for inference, which the guide did not measure).
@@ -136,8 +139,8 @@ def modelled_losses(
     for code in codes:
         if actual is None:
             break
-        if code == "P5":
-            shares[code] = _p5_share(build, actual, rules)
+        if code == "P5" and not build.gpu.has_nvlink:
+            shares[code] = _unbridgeable_p5_share(build, actual, rules)
             continue
         rest = tuple(other for other in failed_codes if other != code)
         fixed = performance(_without(build, code, rules), workload, rules, 1.0, rest, balanced)
