@@ -99,3 +99,23 @@ def test_a_first_token_target_no_build_can_meet_says_so(client):
     body = recommend(client, workload)
     assert body["builds"] == []
     assert "a first token within 0.0001 s" in json.dumps(body)
+
+
+def test_every_recommended_inference_build_states_its_first_token_and_token_time_at_its_users(
+    client,
+):
+    """Issue 19: each inference build the recommender offers states its TTFT and TPOT under the
+    users given, and a build that states a per-token target meets it."""
+    for workload in (
+        SERVE_70B_2000,
+        {"model_params_b": 70, "mode": "infer", "concurrent_users": 50, "target_tpot_s": 0.1},
+        {"model": "llama-3.1-8b", "mode": "infer", "concurrent_users": 8},
+    ):
+        builds = recommend(client, workload)["builds"]
+        assert builds, workload
+        for item in builds:
+            performance = item["performance"]
+            assert 0 < performance["time_to_first_token_s"] < 60
+            assert 0 < performance["time_per_output_token_s"] < 1
+            if "target_tpot_s" in workload:
+                assert performance["time_per_output_token_s"] <= workload["target_tpot_s"]
