@@ -288,6 +288,20 @@ def test_a_deadline_is_met_with_as_many_whole_nodes_as_it_takes():
     assert not performance(fewer, work, RULES, 1.0).meets_target
 
 
+def test_a_node_count_that_splits_badly_does_not_push_the_deadline_past_the_largest_build():
+    """134B on 300B tokens in 30 days: 240 GPUs miss by 14 %, scaled to 280 (35 nodes, data
+    parallel 35 only under ZeRO-3, gathering the weights for every micro-batch) miss by twice
+    as much, and scaling from there overshot the largest build. The next boards are tried
+    instead: 288 (tensor 4 × pipeline 8 × data 9) meet the deadline, 8 fewer do not."""
+    work = train(134, 3e11, deadline_days=30, batch_size=1, context_length=512)
+    total = gpus_for_work(work, h100_sxm(), 30, RULES, max_gpus=512)
+    assert total == 288
+    assert performance(Cluster.of_gpus(h100_sxm(), total, RULES), work, RULES, 1.0).meets_target
+    for fewer in (total - 8, total - 16):
+        cluster = Cluster.of_gpus(h100_sxm(), fewer, RULES)
+        assert not performance(cluster, work, RULES, 1.0).meets_target
+
+
 def test_a_deadline_beyond_the_largest_build_has_no_answer():
     work = train(70, 3e11, deadline_days=1, batch_size=16, context_length=4096)
     assert gpus_for_work(work, h100_sxm(), 8, RULES, max_gpus=128) is None

@@ -259,12 +259,14 @@ def gpus_for_work(
     doubling a step — time falls and throughput grows about in proportion to the GPUs, or
     faster; first-token and per-token latencies fall as more replicas share the users —
     rounding to whole nodes, until the figures on `Cluster.of_gpus` meet the deadline or
-    targets, or `max_gpus` is passed. Without a deadline or target the fewest GPUs are the
-    answer.
+    targets, or `max_gpus` is passed. A count that misses by more than a smaller one did (its
+    GPUs split into a worse layout) is passed by one board, not scaled from. Without a
+    deadline or target the fewest GPUs are the answer.
     """
     if not has_target(workload):
         return fewest
     total = deployable_count(gpu, fewest, per_node_max)  # whole boards before the target
+    least_missed = math.inf
     for _step in range(16):
         if total > max_gpus:
             return None
@@ -277,8 +279,15 @@ def gpus_for_work(
             missed = 2.0  # no replica of this count holds the model and a sequence: grow
         else:
             return None  # no datasheet figures: the work cannot be timed
-        # At most double: more GPUs per replica also free memory for more sequences, so
-        # throughput can grow faster than the GPUs.
-        grown = max(total + 1, min(2 * total, math.ceil(total * missed)))
+        if missed < least_missed:
+            least_missed = missed
+            # At most double: more GPUs per replica also free memory for more sequences, so
+            # throughput can grow faster than the GPUs.
+            grown = max(total + 1, min(2 * total, math.ceil(total * missed)))
+        else:
+            # A count that does worse than a smaller one (31 nodes split no better than
+            # pipeline 8 × data 31 under ZeRO-3, where 30 take tensor 2 × pipeline 8): its
+            # shortfall says nothing of the next good count, so the next board is tried.
+            grown = total + 1
         total = deployable_count(gpu, grown, per_node_max)
     return None
