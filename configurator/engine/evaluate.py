@@ -187,28 +187,36 @@ def differing(rules: RuleParams, others: Iterable[RuleParams]) -> frozenset[str]
 
 
 def verdict_under(
-    evaluation: Evaluation, build: Build, workload: Workload | None, rules: RuleParams
+    evaluation: Evaluation,
+    build: Build,
+    workload: Workload | None,
+    rules: RuleParams,
+    changed: frozenset[str] | None = None,
 ) -> Verdict:
     """Return the verdict `rules` give the build that `evaluation` judged, re-running only the
     checks that read a parameter `rules` sets otherwise (all of them when the evaluation did
-    not watch every parameter `rules` changes)."""
-    changed = differing(evaluation.rules, (rules,))
+    not watch every parameter `rules` changes).
+
+    `changed`, when the caller knows them (a rules snapshot derives them once per profile:
+    `selectors.RulesSnapshot.differences`), are `differing(evaluation.rules, (rules,))`.
+    """
+    if changed is None:
+        changed = differing(evaluation.rules, (rules,))
     if not changed:
         return evaluation.verdict
     if not changed <= evaluation.watched:
         return evaluate(build, rules, workload).verdict
     reads = evaluation.reads
-    if reads.get(BALANCE, NOTHING_READ) & changed:
-        balanced = build_balance(build, rules).balanced
-    else:
-        balanced = evaluation.balance.balanced
-    if not balanced:
+    again = [code for code, read in reads.items() if read & changed]
+    # What no changed parameter reaches is judged as before: a failure there rejects the
+    # build without re-running anything.
+    if BALANCE not in again and not evaluation.balance.balanced:
         return Verdict.REJECT
-    for registered, finding in zip(REGISTRY, evaluation.checks, strict=True):
-        if reads.get(registered.code, NOTHING_READ) & changed:
-            failed = registered.check(build, workload, rules).failed
-        else:
-            failed = finding.failed
-        if failed:
+    if any(finding.failed and finding.code not in again for finding in evaluation.checks):
+        return Verdict.REJECT
+    if BALANCE in again and not build_balance(build, rules).balanced:
+        return Verdict.REJECT
+    for code in again:
+        if code != BALANCE and REGISTRY.get(code).check(build, workload, rules).failed:
             return Verdict.REJECT
     return Verdict.ACCEPT
