@@ -25,12 +25,13 @@ WORKLOADS: tuple[dict[str, object] | None, ...] = (
 # around the rules' thresholds; with and without NVLink and NUMA binding.
 SHAPES: tuple[dict[str, object], ...] = (
     {"cpu_count": 2, "gpu_count": 8, "gpus_per_socket": [4, 4], "memory_gb": 1024,
-     "psu_watts": 6000, "nvlink": True, "numa_binding": True},
+     "memory_ecc": True, "psu_watts": 6000, "nvlink": True, "numa_binding": True},
     {"cpu_count": 2, "gpu_count": 8, "gpus_per_socket": [8, 0], "memory_gb": 512,
      "psu_watts": 3000, "nvlink": False, "numa_binding": False, "memory_ecc": False},
     {"cpu_count": 2, "gpu_count": 4, "gpus_per_socket": [2, 2], "memory_gb": 768,
-     "psu_watts": 4000, "nvlink": True, "numa_binding": True, "nics": 2},
-    {"cpu_count": 1, "gpu_count": 2, "memory_gb": 256, "psu_watts": 2000, "nodes": 2},
+     "memory_ecc": True, "psu_watts": 4000, "nvlink": True, "numa_binding": True, "nics": 2},
+    {"cpu_count": 1, "gpu_count": 2, "memory_gb": 256, "memory_ecc": True, "psu_watts": 2000,
+     "nodes": 2},
 )  # fmt: skip
 PROFILES: tuple[str | None, ...] = (None, "nvidia-ra-2-8-5")
 LANGUAGES = ("en", "zh-hans")
