@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from operator import attrgetter
 
 from configurator.engine.balance import Balance, build_balance
@@ -115,14 +116,21 @@ class WatchedReads:
     __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, rules: RuleParams, watched: frozenset[str]) -> None:
-        values = zip(RuleParams.names(), _values(rules), strict=True)
-        self.__dict__.update({name: value for name, value in values if name not in watched})
+        self.__dict__.update(_unwatched(rules, watched))
         self._rules = rules
         self.read: set[str] = set()
 
     def __getattr__(self, name: str) -> object:  # only for what __dict__ lacks: the watched
         self.read.add(name)
         return getattr(self._rules, name)
+
+
+@lru_cache(maxsize=16)
+def _unwatched(rules: RuleParams, watched: frozenset[str]) -> dict[str, object]:
+    # The same for every evaluation by these rules that watches these parameters (a process
+    # has a few profiles): read, never changed.
+    values = zip(RuleParams.names(), _values(rules), strict=True)
+    return {name: value for name, value in values if name not in watched}
 
 
 def evaluate(

@@ -64,7 +64,7 @@ class Finding:
         title, detail, fix = self.title, self.detail, self.fix
         return {
             "code": self.code,
-            "status": self.status.value,
+            "status": str(self.status),
             "title": str(title),
             "title_translated": translate(title),
             "detail": translate(detail),
