@@ -225,6 +225,6 @@ def verdict_under(
     if BALANCE in again and not build_balance(build, rules).balanced:
         return Verdict.REJECT
     for code in again:
-        if code != BALANCE and REGISTRY.get(code).check(build, workload, rules).failed:
+        if code != BALANCE and REGISTRY.get(code).failed(build, workload, rules):
             return Verdict.REJECT
     return Verdict.ACCEPT
