@@ -5,7 +5,9 @@ reject · NVIDIA RA: accept") re-runs only what reads a parameter whose value di
 the two profiles: an evaluation made with `watch` (the parameters other profiles set
 otherwise, `differing`) keeps, per check and for the balance score, which of them it read
 (`WatchedReads`), and a check that read none of them gives the same finding, since checks
-are pure functions of the build, the workload and the parameters they read.
+are pure functions of the build, the workload and the parameters they read. A check re-run
+for a verdict is asked only whether it fails: by its registered decision (`fails`) where it
+has one, without writing the finding's texts.
 """
 
 from __future__ import annotations
