@@ -204,7 +204,7 @@ def memory_below_vram(build: Build, workload: Workload | None, rules: RuleParams
         gpus=counted_gpus(build.gpu_count), required=num(need.required_gb),
         rule=_memory_need_text(need, rules), memory=build.memory_gb,
     )  # fmt: skip
-    if memory_short(build, workload, rules):
+    if build.memory_gb < need.required_gb:  # `memory_short`, with the need at hand
         fix, change = _memory_fix(build, need.required_gb)
         return failed("P3", detail, fix, numbers, change)
     return passed("P3", detail, numbers)

@@ -151,16 +151,16 @@ def evaluate(
     if watch:
         reads: dict[str, frozenset[str]] = {}
         watching = WatchedReads(rules, watch)
+        read = watching.read
         findings = []
         for registered in REGISTRY:
-            watching.read = set()
             findings.append(registered.check(build, workload, watching))  # type: ignore[arg-type]
-            if watching.read:
-                reads[registered.code] = frozenset(watching.read)
-        watching.read = set()
+            if read:
+                reads[registered.code] = frozenset(read)
+                read.clear()
         balance = build_balance(build, watching)  # type: ignore[arg-type]
-        if watching.read:
-            reads[BALANCE] = frozenset(watching.read)
+        if read:
+            reads[BALANCE] = frozenset(read)
         findings = tuple(findings)
     else:
         findings = tuple(check(build, workload, rules) for check in REGISTRY.checks())
