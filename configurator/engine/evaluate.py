@@ -177,9 +177,6 @@ def evaluate(
 BALANCE = "balance"  # the balance score's entry in `Evaluation.reads`
 
 
-NOTHING_READ: frozenset[str] = frozenset()
-
-
 def _values(rules: RuleParams) -> tuple[object, ...]:
     """Return every parameter's value, in the order of `RuleParams.names()`."""
     return attrgetter(*RuleParams.names())(rules)
