@@ -10,7 +10,7 @@ import json
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from django.core.serializers.json import DjangoJSONEncoder
 
@@ -18,6 +18,7 @@ from catalog.kinds import KINDS, Kind
 from catalog.selectors import catalog_items
 from configurator.engine.build import Mode
 from configurator.engine.catalog import Catalog
+from configurator.engine.evaluate import differing
 from configurator.engine.messages import Written
 from configurator.engine.recommend import Scenario
 from configurator.engine.rules import RuleParams
@@ -61,6 +62,19 @@ class RulesSnapshot:
     default: str
     current: dict[str, RuleVersionRef]  # profile slug -> its latest version
     scenarios: tuple[Scenario, ...] = ()
+
+    @cached_property
+    def differences(self) -> dict[str, dict[str, frozenset[str]]]:
+        """Return, for each profile, the parameters each other profile sets otherwise
+        (`engine.evaluate.differing`): a fact of these versions alone, derived once."""
+        return {
+            slug: {
+                other: differing(version.params, (theirs.params,))
+                for other, theirs in self.current.items()
+                if other != slug
+            }
+            for slug, version in self.current.items()
+        }
 
 
 def gpu_count_range(text: str) -> tuple[int, int]:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext
 
 from configurator import selectors
 from configurator.engine.build import Build, Gpu, Workload
-from configurator.engine.evaluate import Evaluation, differing, evaluate, verdict_under
+from configurator.engine.evaluate import Evaluation, evaluate, verdict_under
 from configurator.engine.performance import Cluster, Performance, gpu_rent_note, performance
 from configurator.engine.pricing import build_bill
 from configurator.engine.recommend import Recommendations, recommend
@@ -101,8 +101,8 @@ def build_evaluate(
     catalog and rules a request already read), price its parts and time its work."""
     catalog, rules = snapshot or selectors.snapshots()
     version = version_in(rules, profile)
-    others = [other for slug, other in rules.current.items() if slug != version.profile]
-    watch = differing(version.params, (other.params for other in others))
+    changes = rules.differences[version.profile]  # by the other profiles, in their order
+    watch = frozenset().union(*changes.values())
     evaluation = evaluate(build, version.params, workload, watch=watch)
     price = build_bill(build, catalog.offered).monthly_price
     work = None
@@ -115,11 +115,12 @@ def build_evaluate(
             evaluation.failed_codes,
             evaluation.balance.balanced,
         )
-    references = tuple(
-        Reference(other, str(verdict_under(evaluation, build, workload, other.params)))
-        for other in others
-    )
-    return Evaluated(build, workload, evaluation, version, price, work, references)
+    references = []
+    for slug, changed in changes.items():
+        other = rules.current[slug]
+        verdict = verdict_under(evaluation, build, workload, other.params, changed)
+        references.append(Reference(other, str(verdict)))
+    return Evaluated(build, workload, evaluation, version, price, work, tuple(references))
 
 
 def version_in(rules: selectors.RulesSnapshot, profile: str | None) -> selectors.RuleVersionRef:

@@ -189,6 +189,12 @@ def _memory_numbers(build: Build, need: MemoryRequirement) -> dict[str, float | 
     }
 
 
+def memory_short(build: Build, workload: Workload | None, rules: RuleParams) -> bool:
+    """P3's decision: system memory below what the node's GPUs need under the rules."""
+    need = memory_requirement(build.gpu_count, build.gpu.memory_gb, rules)
+    return build.memory_gb < need.required_gb
+
+
 def memory_below_vram(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """P3: reject system memory below the VRAM ratio, the 8-GPU floor or the per-GPU minimum."""
     need = memory_requirement(build.gpu_count, build.gpu.memory_gb, rules)
@@ -198,10 +204,16 @@ def memory_below_vram(build: Build, workload: Workload | None, rules: RuleParams
         gpus=counted_gpus(build.gpu_count), required=num(need.required_gb),
         rule=_memory_need_text(need, rules), memory=build.memory_gb,
     )  # fmt: skip
-    if build.memory_gb < need.required_gb:
+    if build.memory_gb < need.required_gb:  # `memory_short`, with the need at hand
         fix, change = _memory_fix(build, need.required_gb)
         return failed("P3", detail, fix, numbers, change)
     return passed("P3", detail, numbers)
+
+
+def reports_only(build: Build, workload: Workload | None, rules: RuleParams) -> bool:
+    """The decision of a check that never fails: the shortfall it reports is another check's
+    to count (`covered`)."""
+    return False
 
 
 def memory_capacity(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
@@ -735,6 +747,16 @@ def pcie_lane_budget(build: Build, workload: Workload | None, rules: RuleParams)
 # CPU threads per GPU ------------------------------------------------------------------------
 
 
+def cpu_threads_short(build: Build, workload: Workload | None, rules: RuleParams) -> bool:
+    """The CPU dimension's decision: fewer threads per GPU than the baseline, or fewer cores per
+    GPU than a profile that asks for them."""
+    gpus = max(build.gpu_count, 1)
+    cores_min = rules.cores_per_gpu_min
+    if build.threads / gpus < rules.threads_per_gpu_min:
+        return True
+    return cores_min > 0 and build.cores / gpus < cores_min
+
+
 def cpu_threads_per_gpu(build: Build, workload: Workload | None, rules: RuleParams) -> Finding:
     """CPU dimension: reject too few threads (or cores) per GPU; report over-provision as waste."""
     gpus = max(build.gpu_count, 1)
@@ -1030,12 +1052,14 @@ def multi_node_fabric(build: Build, workload: Workload | None, rules: RuleParams
 # prefilter). cpu_sensitive: another CPU of the same platform may change the outcome (the
 # power need counts the CPUs' TDP against a platform's published figure), so after such a
 # rejection the recommender still tries the platform's other CPUs; every other check a complete
-# build can fail is decided by the GPU, the platform and the layout.
+# build can fail is decided by the GPU, the platform and the layout. fails: the check's
+# decision without its texts, for the checks another profile's verdict re-runs on almost every
+# build (their thresholds are the ones NVIDIA RA raises; `evaluate.verdict_under`).
 
 PITFALL, DIMENSION, WORKLOAD = CheckKind.PITFALL, CheckKind.DIMENSION, CheckKind.WORKLOAD
 REGISTRY.add("P1", legacy_pcie_platform, catalogue.P1, kind=PITFALL, cpu_side=True)
 REGISTRY.add("P2", numa_binding, catalogue.P2, kind=PITFALL)
-REGISTRY.add("P3", memory_below_vram, catalogue.P3, kind=PITFALL)
+REGISTRY.add("P3", memory_below_vram, catalogue.P3, kind=PITFALL, fails=memory_short)
 REGISTRY.add("P4", socket_overload, catalogue.P4, kind=PITFALL)
 REGISTRY.add("P5", training_without_nvlink, catalogue.P5, kind=PITFALL)
 REGISTRY.add("P6", non_ecc_memory, catalogue.P6, kind=PITFALL)
@@ -1043,9 +1067,14 @@ REGISTRY.add("P7", psu_undersized, catalogue.P7, kind=PITFALL, cpu_sensitive=Tru
 REGISTRY.add("P8", low_base_clock, catalogue.P8, kind=PITFALL, cpu_side=True)
 REGISTRY.add("pcie_lanes", pcie_lane_budget, catalogue.PCIE_LANES, kind=DIMENSION, cpu_side=True)
 REGISTRY.add(
-    "cpu_threads", cpu_threads_per_gpu, catalogue.CPU_THREADS, kind=DIMENSION, cpu_side=True
+    "cpu_threads",
+    cpu_threads_per_gpu,
+    catalogue.CPU_THREADS,
+    kind=DIMENSION,
+    cpu_side=True,
+    fails=cpu_threads_short,
 )
-REGISTRY.add("memory", memory_capacity, catalogue.MEMORY, kind=DIMENSION)
+REGISTRY.add("memory", memory_capacity, catalogue.MEMORY, kind=DIMENSION, fails=reports_only)
 REGISTRY.add("numa", numa_affinity, catalogue.NUMA, kind=DIMENSION)
 REGISTRY.add("capacity", gpu_memory_capacity, catalogue.CAPACITY, kind=WORKLOAD)
 REGISTRY.add("precision", precision_supported, catalogue.PRECISION, kind=WORKLOAD)

@@ -5,7 +5,9 @@ reject · NVIDIA RA: accept") re-runs only what reads a parameter whose value di
 the two profiles: an evaluation made with `watch` (the parameters other profiles set
 otherwise, `differing`) keeps, per check and for the balance score, which of them it read
 (`WatchedReads`), and a check that read none of them gives the same finding, since checks
-are pure functions of the build, the workload and the parameters they read.
+are pure functions of the build, the workload and the parameters they read. A check re-run
+for a verdict is asked only whether it fails: by its registered decision (`fails`) where it
+has one, without writing the finding's texts.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from operator import attrgetter
 
 from configurator.engine.balance import Balance, build_balance
@@ -115,14 +118,21 @@ class WatchedReads:
     __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, rules: RuleParams, watched: frozenset[str]) -> None:
-        values = zip(RuleParams.names(), _values(rules), strict=True)
-        self.__dict__.update({name: value for name, value in values if name not in watched})
+        self.__dict__.update(_unwatched(rules, watched))
         self._rules = rules
         self.read: set[str] = set()
 
     def __getattr__(self, name: str) -> object:  # only for what __dict__ lacks: the watched
         self.read.add(name)
         return getattr(self._rules, name)
+
+
+@lru_cache(maxsize=16)
+def _unwatched(rules: RuleParams, watched: frozenset[str]) -> dict[str, object]:
+    # The same for every evaluation by these rules that watches these parameters (a process
+    # has a few profiles): read, never changed.
+    values = zip(RuleParams.names(), _values(rules), strict=True)
+    return {name: value for name, value in values if name not in watched}
 
 
 def evaluate(
@@ -141,16 +151,16 @@ def evaluate(
     if watch:
         reads: dict[str, frozenset[str]] = {}
         watching = WatchedReads(rules, watch)
+        read = watching.read
         findings = []
         for registered in REGISTRY:
-            watching.read = set()
             findings.append(registered.check(build, workload, watching))  # type: ignore[arg-type]
-            if watching.read:
-                reads[registered.code] = frozenset(watching.read)
-        watching.read = set()
+            if read:
+                reads[registered.code] = frozenset(read)
+                read.clear()
         balance = build_balance(build, watching)  # type: ignore[arg-type]
-        if watching.read:
-            reads[BALANCE] = frozenset(watching.read)
+        if read:
+            reads[BALANCE] = frozenset(read)
         findings = tuple(findings)
     else:
         findings = tuple(check(build, workload, rules) for check in REGISTRY.checks())
@@ -165,9 +175,6 @@ def evaluate(
 
 
 BALANCE = "balance"  # the balance score's entry in `Evaluation.reads`
-
-
-NOTHING_READ: frozenset[str] = frozenset()
 
 
 def _values(rules: RuleParams) -> tuple[object, ...]:
@@ -187,28 +194,36 @@ def differing(rules: RuleParams, others: Iterable[RuleParams]) -> frozenset[str]
 
 
 def verdict_under(
-    evaluation: Evaluation, build: Build, workload: Workload | None, rules: RuleParams
+    evaluation: Evaluation,
+    build: Build,
+    workload: Workload | None,
+    rules: RuleParams,
+    changed: frozenset[str] | None = None,
 ) -> Verdict:
     """Return the verdict `rules` give the build that `evaluation` judged, re-running only the
     checks that read a parameter `rules` sets otherwise (all of them when the evaluation did
-    not watch every parameter `rules` changes)."""
-    changed = differing(evaluation.rules, (rules,))
+    not watch every parameter `rules` changes).
+
+    `changed`, when the caller knows them (a rules snapshot derives them once per profile:
+    `selectors.RulesSnapshot.differences`), are `differing(evaluation.rules, (rules,))`.
+    """
+    if changed is None:
+        changed = differing(evaluation.rules, (rules,))
     if not changed:
         return evaluation.verdict
     if not changed <= evaluation.watched:
         return evaluate(build, rules, workload).verdict
     reads = evaluation.reads
-    if reads.get(BALANCE, NOTHING_READ) & changed:
-        balanced = build_balance(build, rules).balanced
-    else:
-        balanced = evaluation.balance.balanced
-    if not balanced:
+    again = [code for code, read in reads.items() if read & changed]
+    # What no changed parameter reaches is judged as before: a failure there rejects the
+    # build without re-running anything.
+    if BALANCE not in again and not evaluation.balance.balanced:
         return Verdict.REJECT
-    for registered, finding in zip(REGISTRY, evaluation.checks, strict=True):
-        if reads.get(registered.code, NOTHING_READ) & changed:
-            failed = registered.check(build, workload, rules).failed
-        else:
-            failed = finding.failed
-        if failed:
+    if any(finding.failed and finding.code not in again for finding in evaluation.checks):
+        return Verdict.REJECT
+    if BALANCE in again and not build_balance(build, rules).balanced:
+        return Verdict.REJECT
+    for code in again:
+        if code != BALANCE and REGISTRY.get(code).failed(build, workload, rules):
             return Verdict.REJECT
     return Verdict.ACCEPT

@@ -61,24 +61,23 @@ class Finding:
 
     def as_dict(self, translate: Callable[[str], str] = str) -> dict[str, object]:
         """Return the API's shape of a check, its texts rendered by `translate` (English)."""
-        shape: dict[str, object] = {
+        title, detail, fix = self.title, self.detail, self.fix
+        return {
             "code": self.code,
             "status": str(self.status),
-            "title": str(self.title),
-            "title_translated": translate(self.title),
-            "detail": translate(self.detail),
+            "title": str(title),
+            "title_translated": translate(title),
+            "detail": translate(detail),
             "impact": translate(self.impact),
-            "fix": translate(self.fix),
+            "fix": translate(fix),
             "numbers": dict(self.numbers),
             "fix_change": self.change.as_dict() if self.change else None,
             "covered_by": self.covered_by or None,
             "rule_title": str(REGISTRY.entry(self.code).title),
+            "title_message": _message_dict(title),
+            "detail_message": _message_dict(detail),
+            "fix_message": _message_dict(fix),
         }
-        for key, text in (("title", self.title), ("detail", self.detail), ("fix", self.fix)):
-            # A text not yet written as a message is its own id, with no parameters.
-            message = text.as_dict() if isinstance(text, Message) else None
-            shape[f"{key}_message"] = message or {"message_id": text, "params": {}}
-        return shape
 
     def as_pitfall_dict(self, translate: Callable[[str], str] = str) -> dict[str, str]:
         """Return the API's shape of a triggered pitfall."""
@@ -90,6 +89,13 @@ class Finding:
             "impact": translate(self.impact),
             "fix": translate(self.fix),
         }
+
+
+def _message_dict(text: str) -> dict[str, object]:
+    # A text not yet written as a message is its own id, with no parameters.
+    if isinstance(text, Message):
+        return text.as_dict()
+    return {"message_id": text, "params": {}}
 
 
 def passed(code: str, detail: str, numbers: dict[str, float | int] | None = None) -> Finding:

@@ -61,6 +61,8 @@ class Message(str):
     def as_dict(self) -> dict[str, object]:
         """Return the message id and its parameters as JSON-ready data."""
         msgid, params, _plural, _count = self._parts
+        if not params:  # a title, most fixes' "keep it": nothing to walk
+            return {"message_id": msgid, "params": {}}
         return {
             "message_id": msgid,
             "params": {

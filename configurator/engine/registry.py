@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from configurator.engine.rules import RuleParams
 
     Check = Callable[[Build, Workload | None, RuleParams], Finding]
+    Decision = Callable[[Build, Workload | None, RuleParams], bool]
 
 # The modules that register checks are the engine's `checks` and every `*_check` module
 # (`check_modules`): a new check module is found by its name, listed nowhere. Checks run and
@@ -89,6 +90,15 @@ class RegisteredCheck:
     kind: CheckKind
     cpu_side: bool  # its verdict depends on the CPU, board and PCIe side alone
     cpu_sensitive: bool = False  # another CPU of the same platform may change its outcome
+    # Whether it fails, decided without writing the finding's texts, where the check has such
+    # a decision: what another profile's verdict re-runs (`evaluate.verdict_under`).
+    fails: Decision | None = None
+
+    def failed(self, build: Build, workload: Workload | None, rules: RuleParams) -> bool:
+        """Return whether the check fails the build: by its decision alone where it has one."""
+        if self.fails is not None:
+            return self.fails(build, workload, rules)
+        return self.check(build, workload, rules).failed
 
 
 class DuplicateCheck(ValueError):
@@ -126,8 +136,11 @@ class CheckRegistry:
         kind: CheckKind,
         cpu_side: bool = False,
         cpu_sensitive: bool = False,
+        fails: Decision | None = None,
     ) -> Check:
-        """Register `check` under `code`; refuse a code already registered."""
+        """Register `check` under `code`; refuse a code already registered. `fails`, where
+        given, decides what `check(...).failed` says without writing texts (a test holds the
+        two to each other)."""
         if code in self._added:
             raise DuplicateCheck(f"check code {code!r} is already registered")
         module = getattr(check, "__module__", None)
@@ -137,7 +150,7 @@ class CheckRegistry:
                 "`checks` and its `*_check` modules (configurator.engine.registry.CHECK_MODULES)"
             )
         self._added[code] = RegisteredCheck(
-            code, check, entry, CheckKind(kind), cpu_side, cpu_sensitive
+            code, check, entry, CheckKind(kind), cpu_side, cpu_sensitive, fails
         )
         self._checks = self._losses = None
         return check
@@ -150,12 +163,19 @@ class CheckRegistry:
         kind: CheckKind,
         cpu_side: bool = False,
         cpu_sensitive: bool = False,
+        fails: Decision | None = None,
     ) -> Callable[[Check], Check]:
         """Return a decorator that registers the decorated check function under `code`."""
 
         def decorate(check: Check) -> Check:
             return self.add(
-                code, check, entry, kind=kind, cpu_side=cpu_side, cpu_sensitive=cpu_sensitive
+                code,
+                check,
+                entry,
+                kind=kind,
+                cpu_side=cpu_side,
+                cpu_sensitive=cpu_sensitive,
+                fails=fails,
             )
 
         return decorate

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from configurator.engine.build import FinetuneMethod, Mode, Workload
 from configurator.engine.evaluate import Verdict, differing, evaluate, verdict_under
+from configurator.engine.registry import REGISTRY
 from configurator.engine.rule_validation import parameter_errors
 from configurator.engine.rules import RuleParams
 from tests.engine.builders import (
@@ -145,3 +146,31 @@ def test_an_evaluation_that_watched_nothing_reuses_nothing_it_cannot():
 def test_any_other_profile_gets_the_full_evaluations_verdict(build, workload, rules):
     judged = evaluate(build, RuleParams(), workload, watch=differing(RuleParams(), [rules]))
     assert verdict_under(judged, build, workload, rules) == evaluate(build, rules, workload).verdict
+
+
+# Checks with a decision (`fails`) are re-run by it alone: it must say what the finding says.
+DECIDING = [registered for registered in REGISTRY if registered.fails is not None]
+
+
+@pytest.mark.parametrize("rules", [RuleParams(), NVIDIA_RA], ids=["operator", "NVIDIA RA"])
+@pytest.mark.parametrize("workload", WORKLOADS.values(), ids=WORKLOADS.keys())
+@pytest.mark.parametrize("build", BUILDS.values(), ids=BUILDS.keys())
+def test_a_checks_decision_is_what_its_finding_says(build, workload, rules):
+    for registered in DECIDING:
+        finding = registered.check(build, workload, rules)
+        assert registered.failed(build, workload, rules) == finding.failed, registered.code
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    build=st.sampled_from(list(BUILDS.values())),
+    workload=st.sampled_from(list(WORKLOADS.values())),
+    rules=other_rules(),
+    registered=st.sampled_from(DECIDING),
+)
+def test_a_checks_decision_is_what_its_finding_says_under_any_profile(
+    build, workload, rules, registered
+):
+    assert (
+        registered.failed(build, workload, rules) == registered.check(build, workload, rules).failed
+    )
