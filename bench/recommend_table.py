@@ -62,6 +62,15 @@ WORKLOADS: dict[str, dict[str, object]] = {
 }
 
 
+def with_work(raw: dict) -> dict:
+    """Return the workload with an amount of work: its own, or a run or users, so builds rank
+    by the cost of the work (docs/performance.md)."""
+    if raw["mode"] == "infer":
+        work = {"concurrent_users": raw.get("batch_size", 1)}
+        return raw if "concurrent_users" in raw else {**raw, **work}
+    return {"train_tokens": 1e9, **raw}
+
+
 def describe(item) -> str:
     """Return one build as the table shows it."""
     build = item.build

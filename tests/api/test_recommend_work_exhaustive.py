@@ -1,15 +1,15 @@
 """The work ranking's pruned search against a plain exhaustive evaluation, on the seed catalog.
 
 The workloads are docs/recommender.md's table (bench/recommend_table.py), each given an
-amount of work where it states none (a run of tokens to train on, or its batch as concurrent
-users), so builds rank by the cost of the work. Every bound the search prunes by is meant to
-be a lower bound; a bound that is not drops a build the exhaustive evaluation finds, and the
-top builds differ.
+amount of work where it states none (`with_work`: a run of tokens to train on, or its batch as
+concurrent users), so builds rank by the cost of the work. Every bound the search prunes by
+is meant to be a lower bound; a bound that is not drops a build the exhaustive evaluation
+finds, and the top builds differ.
 """
 
 import pytest
 
-from bench.recommend_table import WORKLOADS
+from bench.recommend_table import WORKLOADS, with_work
 from configurator import selectors
 from configurator.engine.recommend import rank_key, recommend
 from configurator.inputs import workload_from_input
@@ -18,14 +18,6 @@ from tests.engine.test_recommend_work import RULES, _exhaustive_work
 
 pytestmark = pytest.mark.django_db
 LIMIT = 5
-
-
-def with_work(raw: dict) -> dict:
-    """Return the workload with an amount of work: its own, or a run or users."""
-    if raw["mode"] == "infer":
-        work = {"concurrent_users": raw.get("batch_size", 1)}
-        return raw if "concurrent_users" in raw else {**raw, **work}
-    return {"train_tokens": 1e9, **raw}
 
 
 @pytest.mark.parametrize("label", list(WORKLOADS))

@@ -11,6 +11,7 @@ from configurator.engine.catalog import Catalog
 from configurator.engine.performance import gpus_for_work
 from configurator.engine.recommend import rank_key, recommend
 from configurator.engine.recommend.search import (
+    FLOOR_MARGIN,
     NODE_STEPS,
     Search,
     _most_gpus,
@@ -164,3 +165,28 @@ def test_pruned_work_search_finds_the_exhaustive_top_limit(workload, catalog, li
     found = recommend(workload, catalog, RULES, limit=limit)
     exhaustive = sorted(_exhaustive_work(workload, catalog).values())[:limit]
     assert [rank_key(item)[:2] for item in found.builds] == exhaustive
+
+
+@settings(max_examples=40, deadline=None)
+@given(workload=work_workloads(), catalog=priced_catalogs())
+def test_a_layouts_work_floor_is_below_every_build_laid_out_so(workload, catalog):
+    """The bound the work ranking skips a platform by, and orders its GPUs by while it has no
+    `limit`-th best: no build of the GPU on the platform, at its count, costs less."""
+    search = Search(workload, catalog, RULES, limit=5, max_nodes=RULES.recommend_max_nodes)
+    platforms, cpus_by_socket = search.cheapest_first()
+    max_gpus = max(_most_gpus(search, g, p) for g in catalog.gpus for p in catalog.platforms)
+    for gpu in catalog.gpus:
+        fewest = fewest_gpus(workload, gpu, search.usable(gpu), max_gpus)
+        if fewest is None:
+            continue
+        search.needed[gpu.slug] = fewest
+        for platform in platforms:
+            floor = search.layout_work_floor(gpu, platform, cpus_by_socket)
+            plan = search.plan(gpu, platform) if platform.takes_gpu(gpu) else None
+            assert plan is not None or floor == math.inf
+            for cpu in cpus_by_socket.get(platform.cpu_socket, []) if plan else ():
+                if cpu.max_sockets < platform.sockets:
+                    continue
+                item = complete(search, gpu, platform, cpu, plan, math.inf)
+                if item is not None:
+                    assert floor <= item.performance.work_cost * FLOOR_MARGIN

@@ -142,10 +142,32 @@ class Search:
     layouts: dict[tuple, Layout] = field(default_factory=dict)  # `plan`, by deployment
     gpu_floors: dict[str, tuple[float, float]] = field(default_factory=dict)  # `_gpu_floor`
     node_shares: dict[str, float] | None = None  # a node's share per GPU slot, by platform
+    layout_floors: dict[tuple[str, str, int], float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.memory_choices = self.catalog.derived(("memory choices",), dict)
         self.psu_choices = self.catalog.derived(("psu choices",), dict)
+
+    def cheapest_first(self) -> tuple[list[Platform], dict[str, list[Cpu]]]:
+        """Return the platforms and, by socket, the CPUs cheapest first, and keep what the
+        price floors read: two of the cheapest PSU, the cheapest ECC RDIMM's price per GB and
+        the least each platform's node adds to its GPUs."""
+        catalog = self.catalog
+        platforms = sorted(catalog.platforms, key=lambda p: p.monthly_price)
+        cpus_by_socket: dict[str, list[Cpu]] = {}
+        for cpu in sorted(catalog.cpus, key=lambda c: c.monthly_price):
+            cpus_by_socket.setdefault(cpu.socket, []).append(cpu)
+        self.psu_floor = 2 * min((psu.monthly_price for psu in catalog.psus), default=0.0)
+        self.node_costs = tuple(
+            (p, p.monthly_price + p.sockets * cpus[0].monthly_price + self.psu_floor, slots)
+            for p in platforms
+            if (cpus := cpus_by_socket.get(p.cpu_socket)) and (slots := sum(p.gpu_slots))
+        )
+        self.ram_per_gb = min(
+            (m.monthly_price / m.capacity_gb for m in catalog.memory if m.ecc and m.registered),
+            default=0.0,
+        )
+        return platforms, cpus_by_socket
 
     def unit(self, gpu: Gpu, platform: Platform, plan: Layout, pcie_gen: int) -> Performance:
         """Return the work's figures on this layout at a monthly price of 1 (memoised).
@@ -228,6 +250,71 @@ class Search:
         if self.node_shares is None:
             self.node_shares = {p.slug: cost / slots for p, cost, slots in self.node_costs}
         return self._per_gpu_cost(gpu, self.node_shares.get(platform.slug, math.inf))
+
+    def layout_work_floor(
+        self, gpu: Gpu, platform: Platform, cpus_by_socket: dict[str, list[Cpu]]
+    ) -> float:
+        """Return a lower bound of what the work costs on any build of this GPU on this
+        platform at its present count (memoised per count; infinite: no build laid out).
+
+        Its layout's price floor (`price_floor`) with the cheapest CPUs the platform takes
+        that are not already known to fail the CPU-side checks on it, times the least of its
+        figures at a price of 1 over the PCIe generations its CPUs link at: the bound the first
+        CPU's branch in `_search_gpu` that can make a build reaches. Zero where a figure misses
+        the target or costs nothing (such a build bounds nothing).
+        """
+        key = (gpu.slug, platform.slug, self.needed[gpu.slug])
+        if key not in self.layout_floors:
+            self.layout_floors[key] = self._layout_work_floor(gpu, platform, cpus_by_socket)
+        return self.layout_floors[key]
+
+    def _layout_work_floor(
+        self, gpu: Gpu, platform: Platform, cpus_by_socket: dict[str, list[Cpu]]
+    ) -> float:
+        plan = self.layout(gpu, platform) if platform.takes_gpu(gpu) else None
+        if plan is None:
+            return math.inf
+        cpus, gens = self.fitting_cpus(platform, cpus_by_socket)
+        if not cpus:
+            return math.inf
+        least = math.inf
+        for gen in gens:
+            unit = self.unit(gpu, platform, plan, gen)
+            if not unit.meets_target or unit.work_cost <= 0:
+                return 0.0
+            least = min(least, unit.work_cost)
+        if math.isinf(least):
+            return math.inf  # the work is not timed on this layout: every build costs that
+        # The cheapest CPU not already known to fail the CPU-side checks on this layout
+        # (`complete` keeps their verdicts): none, and no build is laid out here.
+        cpu, sockets = cpus[0][0], platform.sockets
+        if id(cpu) in self.cpus_failed:
+            board = (platform.pcie_gen, platform.pcie_switch_uplinks, sockets, plan)
+            known = self.cpu_side_failures
+            cpu = next((c for c, _ in cpus if not known.get((c, *board))), None)
+            if cpu is None:
+                return math.inf
+        nics = plan.nics * plan.nic.monthly_price if plan.nic else 0.0
+        node = platform.monthly_price + plan.per_node * gpu.monthly_price
+        base = plan.nodes * (node + sockets * cpu.monthly_price + nics)
+        return self.price_floor(gpu, platform, plan, base) * least
+
+    def gpu_work_floor(
+        self,
+        gpu: Gpu,
+        platforms: Iterable[Platform],
+        cpus_by_socket: dict[str, list[Cpu]],
+        under: float = -math.inf,
+    ) -> float:
+        """Return a lower bound of what the work costs on any build of this GPU at its present
+        count: the least `layout_work_floor` over the platforms, and at least `work_floor`;
+        or, as soon as a platform's is below `under`, that one (the rest are not derived)."""
+        least = math.inf
+        for platform in platforms:
+            least = min(least, self.layout_work_floor(gpu, platform, cpus_by_socket))
+            if least < under:
+                return least
+        return max(least, self.work_floor(gpu))
 
     @property
     def budget_bound(self) -> float:
@@ -335,6 +422,7 @@ class Search:
     cpu_may_help: bool = False  # the last rejection might not recur with another CPU
     rejected: set[tuple] = field(default_factory=set)  # GPU-decided rejections, by layout
     cpu_side_failures: dict[tuple, list[str]] = field(default_factory=dict)
+    cpus_failed: set[int] = field(default_factory=set)  # CPUs (by id) failing one of them
 
     def usable(self, gpu: Gpu) -> float:
         return usable_gb(gpu.memory_gb, self.rules.gpu_memory_usable_fraction)
@@ -371,7 +459,15 @@ class Search:
         return known[key]
 
     def plan(self, gpu: Gpu, platform: Platform) -> Layout | None:
-        """Lay the workload out on nodes of the platform: deployable shapes, NICs that fit."""
+        """Lay the workload out on nodes of the platform: deployable shapes, NICs that fit
+        (`layout`); a platform that lays out none counts as the layout's rejection."""
+        layout = self.layout(gpu, platform)
+        if layout is None:
+            self.rejections[Rejection.SHAPE] += 1
+        return layout
+
+    def layout(self, gpu: Gpu, platform: Platform) -> Layout | None:
+        """Return the layout of the workload on nodes of the platform, or None (memoised)."""
         sizes, networked, requirement, nic = self.node_sizes(gpu, platform)
         # Inference replicas do not depend on the NICs: one deployment serves every platform
         # with these node sizes, and the NICs are checked after.
@@ -384,7 +480,6 @@ class Search:
             self.deployments[key] = self._deploy(gpu, sizes, networked, needed) if sizes else None
         plan = self.deployments[key]
         if plan is None or not served(plan, self.workload, networked):
-            self.rejections[Rejection.SHAPE] += 1
             return None
         # The layout reads the board only through its GPU slots (the sockets' caps).
         layout_key = (id(plan), platform.gpu_slots, requirement, id(nic))
@@ -552,6 +647,7 @@ def complete(
     )
     failing = search.cpu_side_failures[cpu_side] = cpu_prefilter(draft, workload, rules)
     if failing:
+        search.cpus_failed.add(id(cpu))
         search.rejections.update(failing)
         return None
     psus = search.psus_for(power_budget(draft, rules).required_w, platform)
@@ -648,6 +744,7 @@ def _search_gpu(
 ) -> None:
     """Find the GPU's best build at this count; `limited`: pruned by the `limit`-th best too."""
     by_work = search.by_work
+    untargeted = by_work and not has_target(search.workload)
     if by_work:
         beat = search.work_beat(gpu, limited)
         if beat < math.inf and gpu.slug not in search.found:
@@ -666,6 +763,15 @@ def _search_gpu(
         # floats' rounding on the side of laying out.
         own = by_work and gpu.slug in search.found
         if own and search.platform_work_floor(gpu, platform) > beat * FLOOR_MARGIN:
+            continue
+        # Without a target no build misses one, so the `limit` bounds a GPU without a build
+        # too: a platform whose layout's floor cannot beat the bound is passed over before its
+        # PSUs, CPUs and prices are looked at.
+        if (
+            untargeted
+            and beat < math.inf
+            and search.layout_work_floor(gpu, platform, cpus_by_socket) > beat * FLOOR_MARGIN
+        ):
             continue
         plan = search.plan(gpu, platform)
         if plan is None:
@@ -754,6 +860,47 @@ def _scenario_candidates(search: Search, catalog: Catalog, scenarios: Iterable[S
 NODE_STEPS = 4  # how many times a GPU's builds grow by a node to meet a deadline or target
 
 
+def _least_floor_first(
+    search: Search, gpus: list[Gpu], platforms: list[Platform], cpus_by_socket
+) -> Iterable[Gpu]:
+    """Yield the GPUs to search in the order of `gpus` (the likely best first), deferring
+    those whose layouts cost more than that order supposed.
+
+    While fewer than `limit` GPUs have a build nothing bounds a GPU's search, so each of its
+    layouts is bounded first (`layout_work_floor`) and the GPU goes back in line by the least
+    of those bounds (`gpu_work_floor`): a GPU whose layouts cost more than its guess (two
+    PCIe cards exchanging gradients) waits until cheaper builds are found, and the `limit`-th
+    best found then skips it unevaluated. Once `limit` GPUs have builds the search bounds
+    itself, and the GPUs come as they were. Only without a target: a GPU's count then never
+    grows, so a bound of its layouts holds for all its builds.
+    """
+    # (the order's key, the GPU's place in `gpus`, the bound of its layouts once derived):
+    # by the guess and then the place, as `sorted` would order them.
+    line: list[tuple[float, int, float | None]] = [
+        (search.work_guess(gpu), index, None) for index, gpu in enumerate(gpus)
+    ]
+    heapq.heapify(line)
+    while line:
+        _, index, bound = heapq.heappop(line)
+        gpu, limit = gpus[index], search.work_limit()
+        if bound is not None:
+            if bound <= limit * FLOOR_MARGIN:
+                yield gpu
+            continue
+        if search.cannot_enter(gpu):
+            continue
+        if limit < math.inf:
+            yield gpu
+            continue
+        # A layout under the next GPU's key puts this GPU next whatever the others bound.
+        after = line[0][0] if line else math.inf
+        bound = search.gpu_work_floor(gpu, platforms, cpus_by_socket, under=after)
+        if bound < after:
+            yield gpu
+        else:
+            heapq.heappush(line, (bound, index, bound))
+
+
 def _more_nodes_for_work(search: Search, gpu: Gpu, max_gpus: int, platforms, cpus) -> None:
     """Grow a GPU's builds by a node at a time while they miss the deadline or target.
 
@@ -813,25 +960,17 @@ def recommend(
                 search.needed[gpu.slug] = fewest
         _scenario_candidates(search, named, scenarios)
 
-    platforms = sorted(catalog.platforms, key=lambda p: p.monthly_price)
-    cpus_by_socket: dict[str, list[Cpu]] = {}
-    for cpu in sorted(catalog.cpus, key=lambda c: c.monthly_price):
-        cpus_by_socket.setdefault(cpu.socket, []).append(cpu)
-    search.psu_floor = 2 * min((psu.monthly_price for psu in catalog.psus), default=0.0)
-    search.node_costs = tuple(
-        (p, p.monthly_price + p.sockets * cpus[0].monthly_price + search.psu_floor, slots)
-        for p in platforms
-        if (cpus := cpus_by_socket.get(p.cpu_socket)) and (slots := sum(p.gpu_slots))
-    )
-    search.ram_per_gb = min(
-        (m.monthly_price / m.capacity_gb for m in catalog.memory if m.ecc and m.registered),
-        default=0.0,
-    )
+    platforms, cpus_by_socket = search.cheapest_first()
     needed = search.needed
     # GPUs come cheapest first: by their GPUs' monthly price, or by a guess of what the work
     # costs on them when the work ranks (each then bounded by its own floor).
     first = search.work_guess if search.by_work else lambda g: needed[g.slug] * g.monthly_price
-    for gpu in sorted((g for g in gpus if g.slug in needed), key=first):
+    candidates = [g for g in gpus if g.slug in needed]
+    if search.by_work and not has_target(workload):
+        ordered = _least_floor_first(search, candidates, platforms, cpus_by_socket)
+    else:
+        ordered = sorted(candidates, key=first)
+    for gpu in ordered:
         if search.by_work:
             if search.cannot_enter(gpu):
                 continue
