@@ -87,7 +87,8 @@ class Evaluation:
         carries `monthly_loss`, and an unbalanced node `balance_monthly_loss`: what it costs a
         month.
         """
-        pitfalls = [f.as_pitfall_dict(translate) for f in self.failures if f.is_pitfall]
+        failures = self.failures
+        pitfalls = [f.as_pitfall_dict(translate) for f in failures if f.is_pitfall]
         balance = self.balance.as_dict()
         result = {
             "verdict": str(self.verdict),
@@ -96,7 +97,8 @@ class Evaluation:
             "balance": balance,
         }
         if monthly_price is not None:
-            losses = self.monthly_losses(monthly_price)
+            failed = tuple(finding.code for finding in failures)
+            losses = monthly_losses(failed, self.balance.balanced, monthly_price, self.modelled)
             for pitfall in pitfalls:
                 if pitfall["code"] in losses:
                     pitfall["monthly_loss"] = losses[pitfall["code"]]
@@ -165,10 +167,9 @@ def evaluate(
     else:
         findings = tuple(check(build, workload, rules) for check in REGISTRY.checks())
         balance = build_balance(build, rules)
-    rejected = not balance.balanced or any(finding.failed for finding in findings)
     failed = tuple(finding.code for finding in findings if finding.failed)
     modelled = modelled_losses(build, workload, rules, failed, balance.balanced)
-    verdict = Verdict.REJECT if rejected else Verdict.ACCEPT
+    verdict = Verdict.REJECT if failed or not balance.balanced else Verdict.ACCEPT
     if not watch:
         return Evaluation(findings, balance, verdict, modelled, rules)
     return Evaluation(findings, balance, verdict, modelled, rules, watch, reads)
