@@ -3,6 +3,7 @@ no throttle counts (sign-in failures per address, quote requests)."""
 
 import os
 import struct
+from dataclasses import FrozenInstanceError
 from decimal import Decimal
 
 import pytest
@@ -12,6 +13,7 @@ from django.core.cache import caches
 from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 
+from configurator.engine.findings import Finding
 from configurator.quotes import services as quote_services
 from configurator.roles import ARCHITECTS, PRESALES
 from configurator.schemas import BuildIn, WorkloadIn
@@ -23,6 +25,27 @@ from tests.quotes.conftest import CUSTOMER, GOOD_BUILD, WORKLOAD
 # replayed from .hypothesis/ until fixed.
 hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def _set_while_made(finding: Finding, name: str, value: object) -> None:
+    # `__init__` sets the fields in order, `covered_by` last: once it is set, the finding is
+    # made, and nothing may change it.
+    try:
+        finding.covered_by  # noqa: B018
+    except AttributeError:
+        object.__setattr__(finding, name, value)
+        return
+    raise FrozenInstanceError(f"cannot assign to field {name!r}: a finding never changes")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _findings_never_change():
+    # A finding is not a frozen dataclass, which costs four times as much to make
+    # (engine/findings.py): under every test it behaves as one, so a change that alters a
+    # finding after its check made it fails here, whichever test exercises it.
+    Finding.__setattr__ = _set_while_made
+    yield
+    del Finding.__setattr__
 
 
 @pytest.fixture(autouse=True)
