@@ -294,9 +294,7 @@ class Search:
             cpu = next((c for c, _ in cpus if not known.get((c, *board))), None)
             if cpu is None:
                 return math.inf
-        nics = plan.nics * plan.nic.monthly_price if plan.nic else 0.0
-        node = platform.monthly_price + plan.per_node * gpu.monthly_price
-        base = plan.nodes * (node + sockets * cpu.monthly_price + nics)
+        base = _base_price(gpu, platform, plan, cpu)
         return self.price_floor(gpu, platform, plan, base) * least
 
     def gpu_work_floor(
@@ -787,15 +785,11 @@ def _search_gpu(
             continue
         rank = 0 if by_work else tier(search.workload, platform, plan)
         cpus, gens = search.fitting_cpus(platform, cpus_by_socket)
-        # What a node costs besides its CPUs, summed as `base` always was (the same floats).
-        nodes, sockets, boards = plan.nodes, platform.sockets, plan.per_node * gpu.monthly_price
-        boards = platform.monthly_price + boards
-        nics = plan.nics * plan.nic.monthly_price if plan.nic else 0.0
         if by_work:
             stop, prices = search.work_prices(gpu, platform, plan, gens, beat)
             extra = search.price_floor(gpu, platform, plan, 0.0)
         for cpu, gen in cpus:
-            base = nodes * (boards + sockets * cpu.monthly_price + nics)
+            base = _base_price(gpu, platform, plan, cpu)
             if by_work:
                 floor = base + extra
                 bound = prices[gen]
@@ -820,6 +814,15 @@ def _search_gpu(
                 # platform (NVLink, capacity, fabric, placement): no other CPU changes that.
                 search.rejected.add(alike)
                 break
+
+
+def _base_price(gpu: Gpu, platform: Platform, plan: Layout, cpu: Cpu) -> float:
+    """Return what the layout's nodes cost before their memory and PSUs: the platform, its
+    GPUs, its CPUs and its NICs (summed in this order everywhere, so bounds compare the same
+    floats)."""
+    nics = plan.nics * plan.nic.monthly_price if plan.nic else 0.0
+    node = platform.monthly_price + plan.per_node * gpu.monthly_price
+    return plan.nodes * (node + platform.sockets * cpu.monthly_price + nics)
 
 
 def _scenario_candidates(search: Search, catalog: Catalog, scenarios: Iterable[Scenario]) -> None:
