@@ -3,7 +3,7 @@ no throttle counts (sign-in failures per address, quote requests)."""
 
 import os
 import struct
-from dataclasses import FrozenInstanceError
+from dataclasses import FrozenInstanceError, fields
 from decimal import Decimal
 
 import pytest
@@ -27,11 +27,14 @@ hypothesis_settings.register_profile("ci", derandomize=True, print_blob=True)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+_LAST_FIELD = fields(Finding)[-1].name
+
+
 def _set_while_made(finding: Finding, name: str, value: object) -> None:
-    # `__init__` sets the fields in order, `covered_by` last: once it is set, the finding is
-    # made, and nothing may change it.
+    # `__init__` sets the fields in order: once the last is set, the finding is made, and
+    # nothing may change it.
     try:
-        finding.covered_by  # noqa: B018
+        getattr(finding, _LAST_FIELD)
     except AttributeError:
         object.__setattr__(finding, name, value)
         return

@@ -38,6 +38,7 @@ from tests.engine.builders import (
     h100_nvl,
     h100_sxm,
     h800_sxm,
+    l20,
     legacy_e5,
     node,
     s3,
@@ -203,6 +204,21 @@ def test_p5_loss_is_the_modelled_difference_to_bridged_nvlink():
     linked = performance(replace(unlinked, nvlink=True), work, RULES, 1.0)
     share = evaluation.modelled["P5"]
     assert share == pytest.approx(1 - linked.time_to_train_days / slower.time_to_train_days)
+
+
+def test_p5_on_a_card_no_bridge_links_is_the_linked_efficiency_with_the_traffic_hidden():
+    """An L20 has no NVLink: there is no linked board of it to time, so P5's loss is the run
+    at a bridged board's efficiency with its gradient traffic hidden, against the run as
+    timed (not zero, which timing the same cards with NVLink asked for would give)."""
+    cards = node(xeon_gold_6530(), l20(), 8, 1024, psu_watts=6000, nvlink=False)
+    work = Workload(34, Mode.TRAIN, batch_size=4, train_tokens=1e10)  # above P5's 13B
+    evaluation = evaluate(cards, RULES, work)
+    assert "P5" in evaluation.failed_codes
+    timed = performance(cards, work, RULES, 1.0, evaluation.failed_codes)
+    terms = timed.terms
+    hidden = terms["busy_s"] * terms["mfu"] / RULES.mfu_bridge * terms["factor"]
+    assert evaluation.modelled["P5"] == pytest.approx(1 - hidden / terms["seconds"])
+    assert evaluation.modelled["P5"] >= 1 - RULES.mfu_pcie / RULES.mfu_bridge - 1e-9
 
 
 def test_the_p8_fix_names_only_cpus_the_boards_socket_takes():
