@@ -700,6 +700,15 @@ def size_workload(
     _positive("gpu_count", gpu_count)
     _positive("gpu_memory_gb", gpu_memory_gb)
     n = gpu_count if gpu_count is not None else workload.gpu_count
+    return _sized(workload, n, gpu_memory_gb)
+
+
+# A pure function of a few values, read with the same ones again and again: the capacity check
+# of every build the configurator page, /evaluate or a recommender search judges sizes its
+# workload on its GPUs (a search's builds share their GPU and count), the serving and work
+# models size the same replicas. Its answer is only ever read.
+@lru_cache(maxsize=4096)
+def _sized(workload: Workload, n: int | None, gpu_memory_gb: float | None) -> Sizing:
     micro = None
     if gpu_memory_gb is not None and _trains(workload):
         micro = _micro_batch(workload, n or 1, gpu_memory_gb)
