@@ -17,6 +17,13 @@ class Mode(StrEnum):
     INFER = "infer"
 
 
+class Parallelism(StrEnum):
+    """How a serving engine splits a model over a replica's GPUs."""
+
+    TENSOR = "tensor"  # every GPU a slice of each layer (vLLM, SGLang, TensorRT-LLM by default)
+    PIPELINE = "pipeline"  # each GPU a run of whole layers (llama.cpp's and Ollama's layer split)
+
+
 class FinetuneMethod(StrEnum):
     FULL = "full"
     LORA = "lora"
@@ -687,6 +694,20 @@ class Workload:
         None, kind="choice", label=_("KV cache precision"), page=False,
         choices=tuple((p, p) for p in ("bf16", "fp16", "fp8", "int8")),
         description="Number format of the KV cache; default: the weights' precision",
+    )  # fmt: skip
+    parallelism: str | None = declared(
+        None, kind="choice", label=_("Split over the GPUs"), modes=INFERENCE,
+        help=_("how the serving engine splits the model: a slice of every layer on each GPU, "
+               "or whole layers on each"),
+        choices=(("tensor", _("tensor parallel (vLLM, SGLang, TensorRT-LLM)")),
+                 ("pipeline", _("layer split (llama.cpp, Ollama)"))),
+        choice_words=(("pipeline", ("llama.cpp", "ollama", "layer split", "split by layers",
+                                    "pipeline parallel", "pipeline-parallel", "流水线并行",
+                                    "按层切分", "按层拆分")),
+                      ("tensor", ("tensor parallel", "tensor-parallel", "张量并行"))),
+        description="Inference: how the serving engine splits the model over a replica's "
+        "GPUs, tensor (the default) or pipeline (whole layers per GPU, as llama.cpp and "
+        "Ollama do)",
     )  # fmt: skip
     model_kind: str = declared(
         "decoder", kind="choice", label=_("Model kind"), page=False,

@@ -8,7 +8,7 @@ model over it. Its fix is a shape the same functions accept, so offering it is s
 from __future__ import annotations
 
 from configurator.engine import catalogue
-from configurator.engine.build import Build, FormFactor, Workload
+from configurator.engine.build import Build, FormFactor, Parallelism, Workload
 from configurator.engine.changes import Change, field_message
 from configurator.engine.findings import Finding, not_applicable, num, passed, warned
 from configurator.engine.messages import (
@@ -32,8 +32,8 @@ from configurator.engine.shapes import (
     known_heads,
     node_sizes,
     replica_gb,
+    replica_sizes,
     served_replicas,
-    tensor_parallel_sizes,
     weights_gb,
 )
 from configurator.engine.sizing import usable_gb
@@ -163,24 +163,36 @@ def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams)
     if plan is not None:
         per_gpu = replica_gb(sized, plan.size, plan.batch, usable)
         numbers.update(replica_gpus=plan.size, replicas=plan.count, per_gpu_gb=round(per_gpu, 2))
-        detail = _(
-            "%(replicas)s of %(gpus)s (tensor parallel), %(sequences)s each: "
-            "%(per_gpu)s GB per GPU of %(usable)s GB usable",
-            replicas=counted_replicas(plan.count), gpus=counted_gpus(plan.size),
-            sequences=counted_sequences(plan.batch), per_gpu=num(per_gpu), usable=num(usable),
-        )  # fmt: skip
+        layers_split = workload.parallelism == Parallelism.PIPELINE
+        values = {
+            "replicas": counted_replicas(plan.count), "gpus": counted_gpus(plan.size),
+            "sequences": counted_sequences(plan.batch), "per_gpu": num(per_gpu),
+            "usable": num(usable),
+        }  # fmt: skip
+        if layers_split:
+            detail = _(
+                "%(replicas)s of %(gpus)s (layers split), %(sequences)s each: "
+                "%(per_gpu)s GB per GPU of %(usable)s GB usable",
+                **values,
+            )
+        else:
+            detail = _(
+                "%(replicas)s of %(gpus)s (tensor parallel), %(sequences)s each: "
+                "%(per_gpu)s GB per GPU of %(usable)s GB usable",
+                **values,
+            )
         if plan.nodes_per_replica > 1:
             detail = _(
                 "%(detail)s; each replica spans %(nodes)s nodes (the weights exceed one)",
                 detail=detail, nodes=plan.nodes_per_replica,
             )  # fmt: skip
-        if heads:
+        if heads and not layers_split:
             detail = _(
                 "%(detail)s; %(heads)s attention heads, %(kv)s KV heads split evenly",
                 detail=detail, heads=heads[0], kv=heads[1],
             )  # fmt: skip
         return passed("shape", detail, numbers)
-    groups = _listed(tensor_parallel_sizes(workload))
+    groups = _listed(replica_sizes(workload))
     if heads:
         detail = _(
             "no replica of %(groups)s GPUs that splits the %(heads)s attention heads "

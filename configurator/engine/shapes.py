@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 
-from configurator.engine.build import FormFactor, Gpu, Mode, Workload
+from configurator.engine.build import FormFactor, Gpu, Mode, Parallelism, Workload
 from configurator.engine.sizing import (
     KNOWN_SHAPE_TOLERANCE,
     KNOWN_SHAPES,
@@ -126,6 +126,15 @@ def tensor_parallel_sizes(workload: Workload) -> tuple[int, ...]:
     return tuple(size for size in REPLICA_SIZES if splits_heads(size, *heads))
 
 
+def replica_sizes(workload: Workload) -> tuple[int, ...]:
+    """Return the GPUs a serving replica may span (1, 2, 4, 8): those whose tensor-parallel
+    group splits the heads, or any of them when the engine splits whole layers over its GPUs
+    (`Parallelism.PIPELINE`: llama.cpp's layer split, pipeline stages)."""
+    if workload.parallelism == Parallelism.PIPELINE:
+        return REPLICA_SIZES
+    return tensor_parallel_sizes(workload)
+
+
 def node_sizes(gpu: Gpu, *, pcie_switch: bool) -> tuple[int, ...]:
     """Return the GPU counts a node of this GPU may carry, smallest first.
 
@@ -197,7 +206,7 @@ def inference_replicas(
     exceed one node's usable memory; otherwise one that does not fit a node is no plan.
     """
     batch = workload.batch_size
-    sizes = tensor_parallel_sizes(workload)
+    sizes = replica_sizes(workload)
     for size in sizes:
         if size > per_node or per_node % size or total % size:
             continue
@@ -248,7 +257,7 @@ def inference_deployment(
     batch = workload.batch_size
     if fewest is None:
         fewest = partial(_fewest_of_size, workload, usable, batch)
-    for size in tensor_parallel_sizes(workload):
+    for size in replica_sizes(workload):
         fitting = [per_node for per_node in sizes if per_node >= size and per_node % size == 0]
         count = fewest(size) if fitting else None
         if count is None:
@@ -272,7 +281,7 @@ def _spanning_deployment(
     workload: Workload, sizes: tuple[int, ...], usable: float, max_nodes: int
 ) -> Deployment | None:
     """Return replicas of several whole nodes, when the weights alone exceed one node."""
-    groups = [size for size in sizes if size in tensor_parallel_sizes(workload)]
+    groups = [size for size in sizes if size in replica_sizes(workload)]
     if not groups or weights_gb(workload) <= max(sizes) * usable:
         return None
     per_node = max(groups)

@@ -77,7 +77,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import NamedTuple
 
-from configurator.engine.build import FinetuneMethod, Mode, Workload
+from configurator.engine.build import FinetuneMethod, Mode, Parallelism, Workload
 from configurator.engine.messages import Message, _, counted_gpus, counted_sequences, ngettext
 from configurator.engine.model_shapes import KV_CACHE_BYTES, Attention, published_shape
 
@@ -589,7 +589,18 @@ def _need(workload: Workload, n: int | None, micro_batch: int | None = None) -> 
                 tokens=tokens, chunk=PREFILL_CHUNK_TOKENS,
             ),
         ]  # fmt: skip
-        if n is not None and n > 1:
+        if workload.parallelism == Parallelism.PIPELINE:
+            # Each GPU holds whole layers: a stage's buffers are whole, not slices.
+            each["activations"], split["activations"] = split["activations"], 0.0
+            if n is not None and n > 1:
+                notes.append(
+                    lambda: _(
+                        "layers split over %(gpus)s: weights and KV cache split evenly, each "
+                        "GPU holding its own activations",
+                        gpus=counted_gpus(n),
+                    )
+                )
+        elif n is not None and n > 1:
             notes.append(
                 lambda: _(
                     "tensor parallelism over %(gpus)s: weights, KV cache and activations split "

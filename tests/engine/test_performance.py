@@ -22,6 +22,7 @@ from configurator.engine.performance import (
 )
 from configurator.engine.performance.efficiency import COMPUTE, Phase, power_share
 from configurator.engine.rules import RuleParams
+from configurator.engine.shapes import replica_sizes
 from tests.engine.builders import (
     a800_pcie,
     a800_sxm,
@@ -187,6 +188,49 @@ def test_time_to_first_token_is_the_prefill_of_one_prompt():
     assert result.time_to_first_token_s == pytest.approx(
         flops / (989.4e12 * SERVING_16_BIT) + scheduling
     )
+
+
+def test_a_layer_split_reads_every_weight_on_one_gpu_at_a_time_for_one_user():
+    """llama.cpp's layer split (`parallelism: pipeline`): one sequence's token passes the
+    cards in turn, so each step reads every weight at one card's bandwidth, where tensor
+    parallelism reads the halves at once and pays two all-reduces a layer."""
+    cards = Cluster(rtx_4090(), 2, nvlink=False, pcie_gen=4)
+    work = serve(None, model="llama-3.1-70b", precision="int4", concurrent_users=1)
+    split = performance(cards, replace(work, parallelism="pipeline"), RULES, 1.0)
+    tensor = performance(cards, work, RULES, 1.0)
+    assert split.terms["replica_gpus"] == tensor.terms["replica_gpus"] == 2
+    assert split.terms["decode_weights_s"] == pytest.approx(2 * tensor.terms["decode_weights_s"])
+    assert split.terms["decode_comm_s"] < tensor.terms["decode_comm_s"] / 10  # one hand-off
+    assert split.time_per_output_token_s > 1.5 * tensor.time_per_output_token_s
+    assert any("layers split over 2 GPUs" in note for note in split.assumptions)
+
+
+def test_a_layer_split_under_load_keeps_every_stage_busy_without_all_reduces():
+    """With as many micro-batches as stages, every stage works at once: the maths spreads
+    over all the GPUs as under tensor parallelism, each stage reads its weights once per
+    micro-batch, and only activations pass between the stages."""
+    board = Cluster(h100_sxm(), 2, nvlink=True, pcie_gen=5)
+    work = serve(70, precision="fp8", concurrent_users=512)
+    split = performance(board, replace(work, parallelism="pipeline"), RULES, 1.0)
+    tensor = performance(board, work, RULES, 1.0)
+    # A stage holds its activations whole: a few sequences fewer fit beside the weights.
+    assert 0.95 < split.terms["sequences"] / tensor.terms["sequences"] <= 1
+    per_token = {
+        name: result.terms["decode_compute_s"] / result.terms["step_tokens"]
+        for name, result in (("split", split), ("tensor", tensor))
+    }
+    assert per_token["split"] == pytest.approx(per_token["tensor"], rel=1e-3)
+    assert split.terms["decode_weights_s"] == pytest.approx(2 * tensor.terms["decode_weights_s"])
+    assert split.terms["decode_comm_s"] < tensor.terms["decode_comm_s"] / 20
+    assert split.tokens_per_s > tensor.tokens_per_s  # compute-bound: the all-reduces saved
+
+
+def test_a_layer_split_serves_on_gpu_counts_that_do_not_split_the_heads():
+    """Tensor parallelism must divide the heads (28 heads, 4 KV heads: 1, 2 or 4 GPUs);
+    whole layers split over any of the replica sizes."""
+    work = serve(7, attention_heads=28, kv_heads=4, hidden_size=3584, layers=28)
+    assert replica_sizes(work) == (1, 2, 4)
+    assert replica_sizes(replace(work, parallelism="pipeline")) == (1, 2, 4, 8)
 
 
 def test_cost_per_million_tokens_is_the_monthly_price_over_a_months_tokens():
@@ -374,6 +418,7 @@ WORK = st.one_of(
     st.builds(
         serve,
         params_b=st.floats(min_value=0.5, max_value=400),
+        parallelism=st.sampled_from([None, "tensor", "pipeline"]),
         concurrent_users=st.integers(min_value=1, max_value=512),
         prompt_tokens=st.sampled_from([None, 64, 8000]),
         output_tokens=st.sampled_from([None, 16, 2048]),

@@ -148,6 +148,12 @@ TABLE = [
      {"model": "qwen2.5-7b", "mode": "infer", "prompt_tokens": 2000, "output_tokens": 500}),
     ("serve Qwen2.5-7B at 500 token per second",
      {"model": "qwen2.5-7b", "mode": "infer", "target_tokens_per_s": 500}),
+    # How the engine splits the model: llama.cpp and Ollama split whole layers.
+    ("serve Llama-3.1-70B on 4090 with Ollama for 2 users",
+     {"model": "llama-3.1-70b", "mode": "infer", "gpu": "rtx-4090", "parallelism": "pipeline",
+      "concurrent_users": 2}),
+    ("用 4090 部署 Llama-3.1-70B，llama.cpp 按层切分",
+     {"model": "llama-3.1-70b", "mode": "infer", "gpu": "rtx-4090", "parallelism": "pipeline"}),
 ]  # fmt: skip
 
 

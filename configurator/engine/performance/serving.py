@@ -38,8 +38,14 @@ import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from configurator.engine.build import DEFAULT_OUTPUT_TOKENS, DEFAULT_PROMPT_TOKENS, Gpu, Workload
-from configurator.engine.messages import _, ngettext
+from configurator.engine.build import (
+    DEFAULT_OUTPUT_TOKENS,
+    DEFAULT_PROMPT_TOKENS,
+    Gpu,
+    Parallelism,
+    Workload,
+)
+from configurator.engine.messages import Message, _, ngettext
 from configurator.engine.model_shapes import published_shape
 from configurator.engine.performance.common import (
     ALL_REDUCE_LATENCY_S,
@@ -64,7 +70,7 @@ from configurator.engine.performance.efficiency import (
     compute_peak,
 )
 from configurator.engine.rules import RuleParams
-from configurator.engine.shapes import tensor_parallel_sizes
+from configurator.engine.shapes import replica_sizes
 from configurator.engine.sizing import (
     PRECISION_BYTES,
     kv_bytes_per_token,
@@ -87,6 +93,7 @@ class Replica:
     count: int  # replicas in the build that serve
     sequences: int  # B: sequences in flight per replica (held in its KV cache)
     waiting: int = 0  # users per replica beyond what its KV cache holds, queued
+    stages: int = 1  # p: pipeline stages, each a run of whole layers on gpus / p GPUs
 
     @property
     def users(self) -> int:
@@ -230,7 +237,8 @@ def replica_plans(build: Node, workload: Workload, rules: RuleParams) -> list[Re
     fixed = workload.concurrent_users
     if fixed is None and workload.target_tokens_per_s is None:
         fixed = workload.batch_size
-    groups = tensor_parallel_sizes(workload)
+    pipeline = workload.parallelism == Parallelism.PIPELINE
+    groups = replica_sizes(workload)
     sizes = [r for r in groups if r <= build.gpu_count and build.gpu_count % r == 0]
     # A replica spans whole nodes only when no node holds it (pipeline over the nodes).
     sizes += [
@@ -246,16 +254,17 @@ def replica_plans(build: Node, workload: Workload, rules: RuleParams) -> list[Re
         if max_sequences(workload, r, memory, 1) == 0:
             continue
         count = total // r
+        stages = r if pipeline else 1
         if fixed is not None:
             count = min(count, fixed)
             users = math.ceil(fixed / count)
             held = max_sequences(held_at, r, memory, users)
             if held:
-                plans.append(Replica(r, count, held, users - held))
+                plans.append(Replica(r, count, held, users - held, stages))
         else:
             held = max_sequences(held_at, r, memory, batch_cap(build.gpu, rules))
             if held:
-                plans.append(Replica(r, count, held))
+                plans.append(Replica(r, count, held, stages=stages))
         if plans and r >= build.gpu_count:
             break  # a replica spanning nodes only when none within a node holds the model
     return plans
@@ -306,9 +315,9 @@ def serve(plan: Replica, workload: Workload, hw: Hardware) -> Round:
     shape = model_shape(workload)
     kv_per_token = kv_bytes_per_token(workload)
     active = workload.active_b * 1e9
-    r, b = plan.gpus, plan.sequences
+    r, b, p = plan.gpus, plan.sequences, plan.stages
+    t = r // p  # GPUs of one stage, tensor parallel within it
     expert_bandwidth = hw.bandwidth * EXPERT_READ_SHARE.share
-    flops_rate = r * hw.peak * hw.efficiency
     shared, experts = weight_split(workload, math.inf)
     expert_params = experts / PRECISION_BYTES[workload.precision]
     mean_context = prompt + output / 2
@@ -323,35 +332,48 @@ def serve(plan: Replica, workload: Workload, hw: Hardware) -> Round:
     # outputs, Shoeybi et al. 2019), each a start-up latency plus the ring's bytes. A mixture
     # of experts spreads its experts over the replica (expert parallel): its MLP's all-reduce
     # becomes a dispatch and a combine all-to-all, each GPU sending its share of the tokens'
-    # k copies, (r − 1)/r of them to other GPUs, over the same link.
-    def comm(tokens: float) -> float:
-        if r == 1:
-            return 0.0
-        activations = tokens * shape.hidden_size * 2
-        ring = 2 * (r - 1) / r * activations / (hw.link_gbs * 1e9)
+    # k copies, (r − 1)/r of them to other GPUs, over the same link. Pipeline stages hand a
+    # micro-batch's activations to the next stage instead, p − 1 sends a round.
+    def comm(tokens: float, micro: int) -> float:
+        batch = tokens / micro  # one micro-batch's tokens
+        activations = batch * shape.hidden_size * 2
+        handoff = (p - 1) * (ALL_REDUCE_LATENCY_S + activations / (hw.link_gbs * 1e9))
+        if t == 1:
+            return handoff
+        ring = 2 * (t - 1) / t * activations / (hw.link_gbs * 1e9)
         dense = 2 * shape.layers - experts_layers
-        all_to_all = activations / r * k * (r - 1) / r / (hw.link_gbs * 1e9)
-        return dense * (ALL_REDUCE_LATENCY_S + ring) + experts_layers * 2 * (
-            ALL_REDUCE_LATENCY_S + all_to_all
+        all_to_all = activations / t * k * (t - 1) / t / (hw.link_gbs * 1e9)
+        return (
+            handoff
+            + dense * (ALL_REDUCE_LATENCY_S + ring)
+            + experts_layers * 2 * (ALL_REDUCE_LATENCY_S + all_to_all)
         )
 
     def step(decoding: float, prefilled: float, prompts: float) -> tuple[float, ...]:
         """Return a step's GPU time and terms: `decoding` sequences each decode a token and
         `prefilled` prompt tokens of `prompts` prompts are prefilled. The decode tokens touch
-        their experts; a prompt touches its own (all of them, from a few dozen tokens on)."""
+        their experts; a prompt touches its own (all of them, from a few dozen tokens on).
+
+        Over p pipeline stages the step's sequences run as m = min(p, sequences) micro-batches:
+        a stage reads its layers' weights once per micro-batch, so a round reads every weight
+        p times over the replica (once per GPU of a stage), and the maths of a micro-batch runs
+        on one stage at a time, so it spreads over m · t GPUs, not r (one sequence: t)."""
+        micro = min(p, max(1, math.ceil(decoding)))
+        spread = micro * t  # GPUs the step's maths runs on at once (r without pipeline)
+        flops_rate = spread * hw.peak * hw.efficiency
         touched = expert_touch(workload, decoding)
         touched += min(1.0, prompts) * (expert_touch(workload, prompt) - touched)
-        weights_time = (shared / hw.bandwidth + experts * touched / expert_bandwidth) / r
+        weights_time = (shared / hw.bandwidth + experts * touched / expert_bandwidth) / t
         tokens = decoding + prefilled
         # Routed experts run grouped GEMMs: each expert touched costs m½ tokens' time more
         # than its tokens' (GROUPED_GEMM_HALF_TOKENS).
         grouped = expert_params * touched * GROUPED_GEMM_HALF_TOKENS
         linear_compute = 2 * (active * tokens + grouped) / flops_rate
-        kv_time = decoding * mean_context * kv_per_token / (r * hw.bandwidth)
+        kv_time = decoding * mean_context * kv_per_token / (spread * hw.bandwidth)
         attention_decode = 2 * decode_width * mean_context * decoding / flops_rate
         # Causal attention: a prompt token attends to half the prompt on average.
         attention_prefill = prefill_width * prompt / 2 * prefilled * 2 / flops_rate
-        traffic = comm(tokens)
+        traffic = comm(tokens, micro) if r > 1 else 0.0
         gpu = (
             max(weights_time, linear_compute)
             + max(kv_time, attention_decode)
@@ -463,6 +485,29 @@ def inference(
     return _answer(build, workload, rules, monthly_price, best, factor, cpu_latency)
 
 
+def _split_note(plan: Replica) -> Message:
+    """Say how a replica splits the model over its GPUs."""
+    if plan.stages > 1:
+        return ngettext(
+            "layers split over %(n)s GPU: each holds a run of whole layers and hands its "
+            "activations to the next; %(micro)s micro-batches in flight, so one sequence's "
+            "token passes every GPU in turn",
+            "layers split over %(n)s GPUs: each holds a run of whole layers and hands its "
+            "activations to the next; %(micro)s micro-batches in flight, so one sequence's "
+            "token passes every GPU in turn",
+            plan.stages,
+            micro=min(plan.stages, plan.sequences),
+        )
+    return ngettext(
+        "tensor parallel over %(n)s GPU: two all-reduces per layer, %(latency)s µs each "
+        "plus the bytes",
+        "tensor parallel over %(n)s GPUs: two all-reduces per layer, %(latency)s µs each "
+        "plus the bytes",
+        plan.gpus,
+        latency=f"{ALL_REDUCE_LATENCY_S * 1e6:g}",
+    )
+
+
 def _answer(build: Node, workload: Workload, rules: RuleParams, monthly_price: float,
             done: Round, factor: float, cpu_latency: float) -> Performance:  # fmt: skip
     gpu, plan = build.gpu, done.plan
@@ -506,14 +551,7 @@ def _answer(build: Node, workload: Workload, rules: RuleParams, monthly_price: f
             "%(ms)s ms of CPU scheduling a step (the serving engine's)",
             ms=f"{rules.cpu_scheduling_ms:g}",
         ),
-        ngettext(
-            "tensor parallel over %(n)s GPU: two all-reduces per layer, %(latency)s µs each "
-            "plus the bytes",
-            "tensor parallel over %(n)s GPUs: two all-reduces per layer, %(latency)s µs each "
-            "plus the bytes",
-            plan.gpus,
-            latency=f"{ALL_REDUCE_LATENCY_S * 1e6:g}",
-        ),
+        _split_note(plan),
         month_note(),
     ]
     if plan.waiting:
