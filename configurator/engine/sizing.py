@@ -540,6 +540,20 @@ def _adapter_note(qlora: bool, precision: str, base: float, adapters: float) -> 
     )  # fmt: skip
 
 
+def _split_note(layers: bool, gpus: int) -> Message:
+    """Say how a replica's GPUs share the model: whole layers each, or a slice of each."""
+    if layers:
+        return _(
+            "layers split over %(gpus)s: weights and KV cache split evenly, each GPU holding "
+            "its own activations",
+            gpus=counted_gpus(gpus),
+        )
+    return _(
+        "tensor parallelism over %(gpus)s: weights, KV cache and activations split evenly",
+        gpus=counted_gpus(gpus),
+    )
+
+
 def _trains(workload: Workload) -> bool:
     return workload.mode in (Mode.TRAIN, Mode.FINETUNE)
 
@@ -589,25 +603,12 @@ def _need(workload: Workload, n: int | None, micro_batch: int | None = None) -> 
                 tokens=tokens, chunk=PREFILL_CHUNK_TOKENS,
             ),
         ]  # fmt: skip
-        if workload.parallelism == Parallelism.PIPELINE:
+        layers = workload.parallelism == Parallelism.PIPELINE
+        if layers:
             # Each GPU holds whole layers: a stage's buffers are whole, not slices.
             each["activations"], split["activations"] = split["activations"], 0.0
-            if n is not None and n > 1:
-                notes.append(
-                    lambda: _(
-                        "layers split over %(gpus)s: weights and KV cache split evenly, each "
-                        "GPU holding its own activations",
-                        gpus=counted_gpus(n),
-                    )
-                )
-        elif n is not None and n > 1:
-            notes.append(
-                lambda: _(
-                    "tensor parallelism over %(gpus)s: weights, KV cache and activations split "
-                    "evenly",
-                    gpus=counted_gpus(n),
-                )
-            )
+        if n is not None and n > 1:
+            notes.append(lambda: _split_note(layers, n))
     elif _trains(workload):
         method = FinetuneMethod.FULL if workload.mode == Mode.TRAIN else workload.finetune_method
         if method == FinetuneMethod.FULL:
