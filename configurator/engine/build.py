@@ -709,6 +709,16 @@ class Workload:
         "GPUs, tensor (the default) or pipeline (whole layers per GPU, as llama.cpp and "
         "Ollama do)",
     )  # fmt: skip
+    replica_gpus: int | None = declared(
+        None, kind="int", label=_("GPUs per model replica"), ge=1, le=64, modes=INFERENCE,
+        help=_("as the serving engine is started (vLLM's --tensor-parallel-size); default: "
+               "the size that serves the most"),
+        description="Inference: GPUs one replica of the model spans (the engine's tensor-"
+        "parallel size, or its pipeline size with a layer split); default: the size that "
+        "serves the most",
+        words=("replica size", "tensor parallel size",
+               "tensor-parallel size", "每副本卡数", "每个副本", "张量并行度"),
+    )  # fmt: skip
     model_kind: str = declared(
         "decoder", kind="choice", label=_("Model kind"), page=False,
         choices=(("decoder", _("decoder (keeps a KV cache)")),

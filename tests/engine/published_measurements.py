@@ -12,7 +12,9 @@ within ±30 % (a row known to lie outside is marked so, with the reason) and the
 
 Conditions not published are posed as stated in the row and never tuned to its figure. The
 hardware is the datasheet's (tests/engine/builders.py), the models their published shapes
-(engine/model_shapes.py) or the paper's dimensions.
+(engine/model_shapes.py) or the paper's dimensions. Where the source states how the engine
+split the model (TP2, TP8, TP1 PP2, llama.cpp's layer split), the row's workload says so
+(`replica_gpus`, `parallelism`); elsewhere the model picks the replica that serves the most.
 """
 
 from __future__ import annotations
@@ -86,12 +88,6 @@ MOE = (
     "TensorRT-LLM's mixture-of-experts path on Hopper runs these shapes at about a tenth "
     "of the FP8 peak (Llama 4 Maverick alike in the same table), a third of the dense "
     "models' share there; the model times the experts as grouped GEMMs at the dense share"
-)
-ASUS = (
-    "the submission sets only its batch (640) and FP8 (configs/llama2-70b/Server/custom.py) "
-    "and inherits the layout of NVIDIA's H100 configs, which split the model over two GPUs: "
-    "over PCIe each step then waits on all-reduces through the host, where the model "
-    "serves one card per replica"
 )
 LLAMA31_SMALL = (
     "the card's GPU-hours imply 14 % (8B) and 25 % (70B) of the BF16 peak, where "
@@ -246,6 +242,12 @@ NVL_SERVER_USERS = mlperf_users(19.90, 40.063342039)
 # DGX H100: H100_SXM_80GB_PP2x1 in configs/llama2-70b/Offline, and in Server with a target of
 # 103 queries/s against 75 for its TP2 build; the Server log's 106 req/s is the PP2 build's):
 # the layers split over two GPUs. H200 runs one GPU an instance.
+# ASUS's v4.1 ESC4000A-E12 (4 × H100 NVL) sets TP2 for Offline; its Server config sets only the
+# batch and FP8 and inherits NVIDIA's v4.1 Server base config, `tensor_parallelism = 2`.
+ASUS_OFFLINE_CONFIG = (
+    "https://github.com/mlcommons/inference_results_v4.1/blob/"
+    "a2f5d66d17e8f75c02fd74dfe810ecca6a046696/closed/ASUSTeK/configs/llama2-70b/Offline/custom.py"
+)
 MLPERF_V50_OFFLINE_CONFIG = (
     "https://github.com/mlcommons/inference_results_v5.0/blob/"
     "6069beb24b7a0a352f2ea8e76989fa16cd47c76e/closed/NVIDIA/configs/llama2-70b/Offline/"
@@ -265,7 +267,7 @@ NIM_70B = "2 × H100 SXM, Llama-3.3-70B-Instruct FP8, TP2, NIM 1.8.0"
 
 
 def nim(n: int, isl: int, osl: int) -> Callable[[], tuple[Cluster, Workload]]:
-    return lambda: (hgx(H100, 2), users("llama-3.1-70b", n, isl, osl))
+    return lambda: (hgx(H100, 2), users("llama-3.1-70b", n, isl, osl, replica_gpus=2))
 
 
 # TensorRT-LLM's perf-overview runs NVIDIA's ModelOpt checkpoints with the KV cache's dtype left
@@ -280,7 +282,7 @@ NVIDIA_405B_FP8_QUANT = (
 
 def trtllm_405b(gpu: Gpu, isl: int, osl: int) -> Callable[[], tuple[Cluster, Workload]]:
     """nvidia/Llama-3.1-405B-Instruct-FP8 at max throughput: FP8 weights, a BF16 KV cache."""
-    return lambda: (hgx(gpu), max_throughput("llama-3.1-405b", isl, osl,
+    return lambda: (hgx(gpu), max_throughput("llama-3.1-405b", isl, osl, replica_gpus=8,
                                              kv_cache_precision="bf16"))  # fmt: skip
 
 
@@ -288,24 +290,25 @@ def trtllm(gpu: Gpu, tp: int, size: float, batch: int, isl: int, osl: int,
            precision: str, attention: str) -> Callable[[], tuple[Cluster, Workload]]:  # fmt: skip
     """TensorRT-LLM v0.6.1's throughput table: `batch` requests at once on one TP group."""
     return lambda: (hgx(gpu, tp), users(size, batch, isl, osl, precision=precision,
-                                        attention=attention))  # fmt: skip
+                                        attention=attention, replica_gpus=tp))  # fmt: skip
 
 
 def first_token(gpu: Gpu, tp: int, size: float, isl: int, precision: str,
                 attention: str) -> Callable[[], tuple[Cluster, Workload]]:  # fmt: skip
     return lambda: (hgx(gpu, tp), users(size, 1, isl, 1, precision=precision,
-                                        attention=attention))  # fmt: skip
+                                        attention=attention, replica_gpus=tp))  # fmt: skip
 
 
 def r1(n: int) -> Callable[[], tuple[Cluster, Workload]]:
-    return lambda: (hgx(H200), users("deepseek-r1", n, 1024, 1024, kv_cache_precision="bf16"))
+    return lambda: (hgx(H200), users("deepseek-r1", n, 1024, 1024, kv_cache_precision="bf16",
+                                     replica_gpus=8))  # fmt: skip
 
 
 def llama_cpp(gpus: int, model: str, precision: str, isl: int, osl: int,
               ) -> Callable[[], tuple[Cluster, Workload]]:  # fmt: skip
     """llama-bench: one sequence; `pp` times a prompt of `isl`, `tg` generates `osl` tokens.
     Over several cards llama.cpp splits the layers (its default `--split-mode layer`)."""
-    split = {"parallelism": "pipeline"} if gpus > 1 else {}
+    split = {"parallelism": "pipeline", "replica_gpus": gpus} if gpus > 1 else {}
     return lambda: (pcie_cards(RTX4090, gpus),
                     users(model, 1, isl, osl, precision=precision, **split))  # fmt: skip
 
@@ -321,17 +324,17 @@ ROWS: tuple[Row, ...] = (
         "Offline/performance/run_1/mlperf_log_summary.txt",
         31_306.8,
         "output tok/s",
-        mlperf_offline(hgx(H100), parallelism="pipeline"),
+        mlperf_offline(hgx(H100), parallelism="pipeline", replica_gpus=2),
     ),
     Row(
         "MLPerf Inference",
         "8 × H200 SXM, Llama-2-70B, Offline",
-        "v5.0, FP8; 294 in / 292 out",
+        "v5.0, FP8; 294 in / 292 out; one GPU an instance (NVIDIA's config)",
         MLPERF_V50 + "H200-SXM-141GBx8_TRT/llama2-70b-99/Offline/performance/run_1/"
         "mlperf_log_summary.txt",
         34_988.2,
         "output tok/s",
-        mlperf_offline(hgx(H200)),
+        mlperf_offline(hgx(H200), replica_gpus=1),
     ),
     Row(
         "MLPerf Inference",
@@ -341,7 +344,7 @@ ROWS: tuple[Row, ...] = (
         "llama2-70b-99.9/Server/performance/run_1/mlperf_log_summary.txt",
         31_106.28,
         "output tok/s",
-        mlperf_server(hgx(H100), H100_SERVER_USERS, parallelism="pipeline"),
+        mlperf_server(hgx(H100), H100_SERVER_USERS, parallelism="pipeline", replica_gpus=2),
     ),
     Row(
         "MLPerf Inference",
@@ -351,7 +354,7 @@ ROWS: tuple[Row, ...] = (
         "mlperf_log_summary.txt",
         517.08,
         "TTFT ms",
-        mlperf_server(hgx(H100), H100_SERVER_USERS, parallelism="pipeline"),
+        mlperf_server(hgx(H100), H100_SERVER_USERS, parallelism="pipeline", replica_gpus=2),
         known_outside=MLPERF_H100,
     ),
     Row(
@@ -362,7 +365,7 @@ ROWS: tuple[Row, ...] = (
         "performance/run_1/mlperf_log_summary.txt",
         139.31,
         "TPOT ms",
-        mlperf_server(hgx(H100), H100_SERVER_USERS, parallelism="pipeline"),
+        mlperf_server(hgx(H100), H100_SERVER_USERS, parallelism="pipeline", replica_gpus=2),
     ),
     Row(
         "MLPerf Inference",
@@ -372,7 +375,7 @@ ROWS: tuple[Row, ...] = (
         "Server/performance/run_1/mlperf_log_detail.txt",
         33_071.5,
         "output tok/s",
-        mlperf_server(hgx(H200), H200_SERVER_USERS),
+        mlperf_server(hgx(H200), H200_SERVER_USERS, replica_gpus=1),
     ),
     Row(
         "MLPerf Inference",
@@ -382,7 +385,7 @@ ROWS: tuple[Row, ...] = (
         "mlperf_log_detail.txt",
         397.82,
         "TTFT ms",
-        mlperf_server(hgx(H200), H200_SERVER_USERS),
+        mlperf_server(hgx(H200), H200_SERVER_USERS, replica_gpus=1),
     ),
     Row(
         "MLPerf Inference",
@@ -392,26 +395,27 @@ ROWS: tuple[Row, ...] = (
         "mlperf_log_detail.txt",
         169.96,
         "TPOT ms",
-        mlperf_server(hgx(H200), H200_SERVER_USERS),
+        mlperf_server(hgx(H200), H200_SERVER_USERS, replica_gpus=1),
     ),
     Row(
         "MLPerf Inference",
         "4 × H100 NVL 94GB on PCIe Gen5 (ASUS ESC4000A-E12), Llama-2-70B, Offline",
-        "v4.1, TensorRT 10.2, FP8, no NVLink bridge",
+        "v4.1, TensorRT 10.2, FP8, no NVLink bridge; TP2 ([ASUS's config]("
+        + ASUS_OFFLINE_CONFIG
+        + "))",
         MLPERF_V41_ASUS + "Offline/performance/run_1/mlperf_log_summary.txt",
         6_673.95,
         "output tok/s",
-        mlperf_offline(pcie_cards(H100_NVL, 4)),
+        mlperf_offline(pcie_cards(H100_NVL, 4), replica_gpus=2),
     ),
     Row(
         "MLPerf Inference",
         "4 × H100 NVL, Llama-2-70B, Server",
-        f"v4.1, 19.9 req/s (~{NVL_SERVER_USERS} in flight)",
+        f"v4.1, 19.9 req/s (~{NVL_SERVER_USERS} in flight); TP2, NVIDIA's Server base config",
         MLPERF_V41_ASUS + "Server/performance/run_1/mlperf_log_summary.txt",
         5_788.29,
         "output tok/s",
-        mlperf_server(pcie_cards(H100_NVL, 4), NVL_SERVER_USERS),
-        known_outside=ASUS,
+        mlperf_server(pcie_cards(H100_NVL, 4), NVL_SERVER_USERS, replica_gpus=2),
     ),
     Row(
         "MLPerf Inference",
@@ -420,7 +424,7 @@ ROWS: tuple[Row, ...] = (
         MLPERF_V41_ASUS + "Server/performance/run_1/mlperf_log_summary.txt",
         260.37,
         "TTFT ms",
-        mlperf_server(pcie_cards(H100_NVL, 4), NVL_SERVER_USERS),
+        mlperf_server(pcie_cards(H100_NVL, 4), NVL_SERVER_USERS, replica_gpus=2),
     ),
     Row(
         "MLPerf Inference",
@@ -429,7 +433,7 @@ ROWS: tuple[Row, ...] = (
         MLPERF_V41_ASUS + "Server/performance/run_1/mlperf_log_summary.txt",
         137.90,
         "TPOT ms",
-        mlperf_server(pcie_cards(H100_NVL, 4), NVL_SERVER_USERS),
+        mlperf_server(pcie_cards(H100_NVL, 4), NVL_SERVER_USERS, replica_gpus=2),
     ),
     # --- NIM, latency under load ---------------------------------------------------------
     Row(
@@ -604,7 +608,7 @@ ROWS: tuple[Row, ...] = (
         TRTLLM_H200,
         2_909,
         "output tok/s",
-        lambda: (hgx(H200, 1), max_throughput("llama-3.1-70b", 1000, 1000)),
+        lambda: (hgx(H200, 1), max_throughput("llama-3.1-70b", 1000, 1000, replica_gpus=1)),
     ),
     Row(
         "TensorRT-LLM",
@@ -613,7 +617,7 @@ ROWS: tuple[Row, ...] = (
         TRTLLM_H200,
         17_744,
         "output tok/s",
-        lambda: (hgx(H200, 1), max_throughput("llama-3.1-8b", 1000, 1000)),
+        lambda: (hgx(H200, 1), max_throughput("llama-3.1-8b", 1000, 1000, replica_gpus=1)),
     ),
     # The same table's H100 column at a chat (1000 / 1000) and a summarisation (5000 / 500)
     # shape, for every model the catalog knows.
@@ -624,7 +628,7 @@ ROWS: tuple[Row, ...] = (
         TRTLLM_H200,
         4_205,
         "output tok/s",
-        lambda: (hgx(H100, 2), max_throughput("llama-3.1-70b", 1000, 1000)),
+        lambda: (hgx(H100, 2), max_throughput("llama-3.1-70b", 1000, 1000, replica_gpus=2)),
     ),
     Row(
         "TensorRT-LLM",
@@ -633,7 +637,7 @@ ROWS: tuple[Row, ...] = (
         TRTLLM_H200,
         898,
         "output tok/s",
-        lambda: (hgx(H100, 2), max_throughput("llama-3.1-70b", 5000, 500)),
+        lambda: (hgx(H100, 2), max_throughput("llama-3.1-70b", 5000, 500, replica_gpus=2)),
     ),
     Row(
         "TensorRT-LLM",
@@ -642,7 +646,7 @@ ROWS: tuple[Row, ...] = (
         TRTLLM_H200,
         15_220,
         "output tok/s",
-        lambda: (hgx(H100, 1), max_throughput("llama-3.1-8b", 1000, 1000)),
+        lambda: (hgx(H100, 1), max_throughput("llama-3.1-8b", 1000, 1000, replica_gpus=1)),
     ),
     Row(
         "TensorRT-LLM",
@@ -651,7 +655,7 @@ ROWS: tuple[Row, ...] = (
         TRTLLM_H200,
         3_459,
         "output tok/s",
-        lambda: (hgx(H100, 1), max_throughput("llama-3.1-8b", 5000, 500)),
+        lambda: (hgx(H100, 1), max_throughput("llama-3.1-8b", 5000, 500, replica_gpus=1)),
     ),
     Row(
         "TensorRT-LLM",
@@ -675,11 +679,11 @@ ROWS: tuple[Row, ...] = (
     Row(
         "MoE serving",
         "8 × H200, Qwen3-235B-A22B FP8, max throughput",
-        "TensorRT-LLM; 1000 / 1000",
+        "TensorRT-LLM, TP8 (the table's H200 column); 1000 / 1000",
         TRTLLM_H200,
         23_789,
         "output tok/s",
-        lambda: (hgx(H200), max_throughput("qwen3-235b-a22b", 1000, 1000)),
+        lambda: (hgx(H200), max_throughput("qwen3-235b-a22b", 1000, 1000, replica_gpus=8)),
     ),
     Row(
         "MoE serving",
@@ -688,8 +692,7 @@ ROWS: tuple[Row, ...] = (
         TRTLLM_H200,
         16_672,
         "output tok/s",
-        lambda: (hgx(H200), max_throughput("qwen3-235b-a22b", 2048, 2048)),
-        known_outside=MOE,
+        lambda: (hgx(H200), max_throughput("qwen3-235b-a22b", 2048, 2048, replica_gpus=8)),
     ),
     Row(
         "MoE serving",
@@ -698,7 +701,7 @@ ROWS: tuple[Row, ...] = (
         TRTLLM_H200,
         14_898,
         "output tok/s",
-        lambda: (hgx(H100), max_throughput("qwen3-235b-a22b", 1000, 1000)),
+        lambda: (hgx(H100), max_throughput("qwen3-235b-a22b", 1000, 1000, replica_gpus=8)),
         known_outside=MOE,
     ),
     Row(
@@ -708,7 +711,7 @@ ROWS: tuple[Row, ...] = (
         TRTLLM_H200,
         3_225,
         "output tok/s",
-        lambda: (hgx(H100), max_throughput("qwen3-235b-a22b", 5000, 500)),
+        lambda: (hgx(H100), max_throughput("qwen3-235b-a22b", 5000, 500, replica_gpus=8)),
         known_outside=MOE,
     ),
     Row(
@@ -818,7 +821,7 @@ ROWS: tuple[Row, ...] = (
         MLC,
         34.5,
         "output tok/s",
-        lambda: (pcie_cards(RTX4090, 2), users(70, 1, 128, 512, precision="int4")),
+        lambda: (pcie_cards(RTX4090, 2), users(70, 1, 128, 512, precision="int4", replica_gpus=2)),
     ),
     # --- Training at scale ---------------------------------------------------------------
     Row(

@@ -233,6 +233,35 @@ def test_a_layer_split_serves_on_gpu_counts_that_do_not_split_the_heads():
     assert replica_sizes(replace(work, parallelism="pipeline")) == (1, 2, 4, 8)
 
 
+def test_the_replica_the_engine_is_started_with_serves():
+    """`replica_gpus` pins the replica to the size the engine runs (vLLM's
+    --tensor-parallel-size): its figures, not those of the size that would serve the most."""
+    board = Cluster(h100_sxm(), 8, nvlink=True, pcie_gen=5)
+    work = serve(70, precision="fp8", concurrent_users=64)
+    free = performance(board, work, RULES, 1.0)
+    sizes = {free.terms["replica_gpus"]}
+    for gpus in (2, 4, 8):
+        pinned = performance(board, replace(work, replica_gpus=gpus), RULES, 1.0)
+        assert pinned.terms["replica_gpus"] == gpus
+        assert pinned.terms["replicas"] == 8 // gpus
+        assert pinned.tokens_per_s <= free.tokens_per_s * (1 + 1e-9)
+        sizes.add(gpus)
+    assert len(sizes) > 1
+
+
+@pytest.mark.parametrize("gpus", [3, 1, 16])
+def test_a_replica_the_build_cannot_serve_on_is_said_and_the_best_serves(gpus):
+    """3 GPUs do not split 8; one H100 does not hold 70B in bf16; 16 are more than the build."""
+    board = Cluster(h100_sxm(), 8, nvlink=True, pcie_gen=5)
+    work = serve(70, concurrent_users=8)
+    pinned = performance(board, replace(work, replica_gpus=gpus), RULES, 1.0)
+    free = performance(board, work, RULES, 1.0)
+    assert pinned.terms["replica_gpus"] == free.terms["replica_gpus"]
+    assert pinned.tokens_per_s == free.tokens_per_s
+    assert any(f"replicas of {gpus} GPU" in note and "cannot serve" in note
+               for note in pinned.assumptions)  # fmt: skip
+
+
 def test_cost_per_million_tokens_is_the_monthly_price_over_a_months_tokens():
     result = performance(one_h100(), serve(concurrent_users=8), RULES, 20_000.0)
     tokens_a_month = result.tokens_per_s * HOURS_PER_MONTH * 3600
@@ -419,6 +448,7 @@ WORK = st.one_of(
         serve,
         params_b=st.floats(min_value=0.5, max_value=400),
         parallelism=st.sampled_from([None, "tensor", "pipeline"]),
+        replica_gpus=st.sampled_from([None, 1, 2, 8]),
         concurrent_users=st.integers(min_value=1, max_value=512),
         prompt_tokens=st.sampled_from([None, 64, 8000]),
         output_tokens=st.sampled_from([None, 16, 2048]),

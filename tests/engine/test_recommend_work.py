@@ -106,6 +106,7 @@ def work_workloads(draw, *, targets: bool = False) -> Workload:
             workload,
             concurrent_users=draw(st.integers(min_value=1, max_value=256)),
             parallelism=draw(st.sampled_from([None, "pipeline"])),
+            replica_gpus=draw(st.sampled_from([None, 1, 2, 4])),
             prompt_tokens=draw(st.sampled_from([None, 128, 4096])),
             output_tokens=draw(st.sampled_from([None, 64, 1024])),
             target_tokens_per_s=draw(st.sampled_from([None, 500, 5000])) if targets else None,

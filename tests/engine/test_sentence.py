@@ -154,6 +154,11 @@ TABLE = [
       "concurrent_users": 2}),
     ("用 4090 部署 Llama-3.1-70B，llama.cpp 按层切分",
      {"model": "llama-3.1-70b", "mode": "infer", "gpu": "rtx-4090", "parallelism": "pipeline"}),
+    # The replica the engine is started with.
+    ("serve Llama-3.1-70B to 100 users, tensor parallel size 2",
+     {"model": "llama-3.1-70b", "mode": "infer", "concurrent_users": 100, "replica_gpus": 2}),
+    ("Llama-3.1-70B 推理，100 并发，张量并行度 2",
+     {"model": "llama-3.1-70b", "mode": "infer", "concurrent_users": 100, "replica_gpus": 2}),
 ]  # fmt: skip
 
 

@@ -238,6 +238,7 @@ def replica_plans(build: Node, workload: Workload, rules: RuleParams) -> list[Re
     if fixed is None and workload.target_tokens_per_s is None:
         fixed = workload.batch_size
     pipeline = workload.parallelism == Parallelism.PIPELINE
+    pinned = workload.replica_gpus
     groups = replica_sizes(workload)
     sizes = [r for r in groups if r <= build.gpu_count and build.gpu_count % r == 0]
     # A replica spans whole nodes only when no node holds it (pipeline over the nodes).
@@ -265,9 +266,11 @@ def replica_plans(build: Node, workload: Workload, rules: RuleParams) -> list[Re
             held = max_sequences(held_at, r, memory, batch_cap(build.gpu, rules))
             if held:
                 plans.append(Replica(r, count, held, stages=stages))
-        if plans and r >= build.gpu_count:
+        if plans and r >= max(build.gpu_count, pinned or 0):
             break  # a replica spanning nodes only when none within a node holds the model
-    return plans
+    # The size the engine is started with, when the workload gives one the build can serve
+    # on (otherwise the answer says so, and the best of the others serves).
+    return [plan for plan in plans if plan.gpus == pinned] or plans
 
 
 @dataclass(frozen=True, slots=True)
@@ -554,6 +557,18 @@ def _answer(build: Node, workload: Workload, rules: RuleParams, monthly_price: f
         _split_note(plan),
         month_note(),
     ]
+    if workload.replica_gpus is not None and workload.replica_gpus != plan.gpus:
+        assumptions.append(
+            ngettext(
+                "replicas of %(n)s GPU cannot serve on this build (its GPUs or the model's heads "
+                "do not split into them, or they do not hold the model); the figures are for "
+                "the size that serves the most",
+                "replicas of %(n)s GPUs cannot serve on this build (its GPUs or the model's heads "
+                "do not split into them, or they do not hold the model); the figures are for "
+                "the size that serves the most",
+                workload.replica_gpus,
+            )
+        )
     if plan.waiting:
         assumptions.append(
             _(
