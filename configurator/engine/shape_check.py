@@ -17,6 +17,7 @@ from configurator.engine.messages import (
     counted_gpus,
     counted_replicas,
     counted_sequences,
+    ngettext,
 )
 from configurator.engine.pcie import even_split
 from configurator.engine.performance import held_workload, performance
@@ -190,6 +191,14 @@ def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams)
             detail = _(
                 "%(detail)s; %(heads)s attention heads, %(kv)s KV heads split evenly",
                 detail=detail, heads=heads[0], kv=heads[1],
+            )  # fmt: skip
+        if workload.replica_gpus is not None and workload.replica_gpus != plan.size:
+            detail = ngettext(
+                "%(detail)s; replicas of %(n)s GPU, as the engine was to be started, cannot "
+                "serve on this build",
+                "%(detail)s; replicas of %(n)s GPUs, as the engine was to be started, cannot "
+                "serve on this build",
+                workload.replica_gpus, detail=detail,
             )  # fmt: skip
         return passed("shape", detail, numbers)
     groups = _listed(replica_sizes(workload))

@@ -181,3 +181,15 @@ def test_the_counts_a_target_is_searched_on_are_whole_boards():
     for fewest in (4, 5, 6, 7):
         total = gpus_for_work(workload, builders.h100_sxm(), fewest, RULES, 512)
         assert total is not None and (total in (4, 8) or total % 8 == 0), (fewest, total)
+
+
+def test_the_shape_says_the_replica_the_engine_is_started_with_or_that_it_cannot_serve():
+    board = builders.node(builders.xeon_gold_6530(), builders.a800_sxm(), 8, 1024)
+    work = Workload(70, Mode.INFER, concurrent_users=16, prompt_tokens=1000, output_tokens=200)
+    pinned = finding(board, replace(work, replica_gpus=8))
+    assert pinned.numbers["replica_gpus"] == 8 and "cannot serve" not in pinned.detail
+    refused = finding(board, replace(work, replica_gpus=3))
+    assert refused.numbers["replica_gpus"] != 3
+    assert "replicas of 3 GPUs, as the engine was to be started, cannot serve" in refused.detail
+    split = finding(board, replace(work, replica_gpus=8, parallelism="pipeline"))
+    assert "(layers split)" in split.detail and "heads split evenly" not in split.detail
