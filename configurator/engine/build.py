@@ -21,7 +21,15 @@ class Parallelism(StrEnum):
     """How a serving engine splits a model over a replica's GPUs."""
 
     TENSOR = "tensor"  # every GPU a slice of each layer (vLLM, SGLang, TensorRT-LLM by default)
-    PIPELINE = "pipeline"  # each GPU a run of whole layers (llama.cpp's and Ollama's layer split)
+    # Each GPU a run of whole layers: as many micro-batches as stages (vLLM's and
+    # TensorRT-LLM's pipeline parallelism), or micro-batches of 512 tokens (llama.cpp's and
+    # Ollama's layer split).
+    PIPELINE = "pipeline"
+    LAYERS = "layers"
+
+
+# The splits that give each GPU whole layers (stages), not a slice of each.
+STAGED = frozenset({Parallelism.PIPELINE, Parallelism.LAYERS})
 
 
 class FinetuneMethod(StrEnum):
@@ -700,14 +708,16 @@ class Workload:
         help=_("how the serving engine splits the model: a slice of every layer on each GPU, "
                "or whole layers on each"),
         choices=(("tensor", _("tensor parallel (vLLM, SGLang, TensorRT-LLM)")),
-                 ("pipeline", _("layer split (llama.cpp, Ollama)"))),
-        choice_words=(("pipeline", ("llama.cpp", "ollama", "layer split", "split by layers",
-                                    "pipeline parallel", "pipeline-parallel", "流水线并行",
-                                    "按层切分", "按层拆分")),
+                 ("pipeline", _("pipeline parallel (vLLM, TensorRT-LLM)")),
+                 ("layers", _("layer split (llama.cpp, Ollama)"))),
+        choice_words=(("layers", ("llama.cpp", "ollama", "layer split", "split by layers",
+                                  "按层切分", "按层拆分")),
+                      ("pipeline", ("pipeline parallel", "pipeline-parallel", "流水线并行")),
                       ("tensor", ("tensor parallel", "tensor-parallel", "张量并行"))),
         description="Inference: how the serving engine splits the model over a replica's "
-        "GPUs, tensor (the default) or pipeline (whole layers per GPU, as llama.cpp and "
-        "Ollama do)",
+        "GPUs: tensor (the default), pipeline (whole layers per GPU, as many micro-batches as "
+        "GPUs: vLLM, TensorRT-LLM) or layers (whole layers per GPU, micro-batches of 512 "
+        "tokens: llama.cpp, Ollama)",
     )  # fmt: skip
     replica_gpus: int | None = declared(
         None, kind="int", label=_("GPUs per model replica"), ge=1, le=64, modes=INFERENCE,

@@ -8,7 +8,7 @@ model over it. Its fix is a shape the same functions accept, so offering it is s
 from __future__ import annotations
 
 from configurator.engine import catalogue
-from configurator.engine.build import Build, FormFactor, Parallelism, Workload
+from configurator.engine.build import STAGED, Build, FormFactor, Workload
 from configurator.engine.changes import Change, field_message
 from configurator.engine.findings import Finding, not_applicable, num, passed, warned
 from configurator.engine.messages import (
@@ -164,7 +164,7 @@ def deployable_shape(build: Build, workload: Workload | None, rules: RuleParams)
     if plan is not None:
         per_gpu = replica_gb(sized, plan.size, plan.batch, usable)
         numbers.update(replica_gpus=plan.size, replicas=plan.count, per_gpu_gb=round(per_gpu, 2))
-        layers_split = workload.parallelism == Parallelism.PIPELINE
+        layers_split = workload.parallelism in STAGED and plan.size > 1
         values = {
             "replicas": counted_replicas(plan.count), "gpus": counted_gpus(plan.size),
             "sequences": counted_sequences(plan.batch), "per_gpu": num(per_gpu),

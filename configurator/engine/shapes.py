@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 
-from configurator.engine.build import FormFactor, Gpu, Mode, Parallelism, Workload
+from configurator.engine.build import STAGED, FormFactor, Gpu, Mode, Workload
 from configurator.engine.sizing import (
     KNOWN_SHAPE_TOLERANCE,
     KNOWN_SHAPES,
@@ -129,10 +129,17 @@ def tensor_parallel_sizes(workload: Workload) -> tuple[int, ...]:
 def replica_sizes(workload: Workload) -> tuple[int, ...]:
     """Return the GPUs a serving replica may span (1, 2, 4, 8): those whose tensor-parallel
     group splits the heads, or any of them when the engine splits whole layers over its GPUs
-    (`Parallelism.PIPELINE`: llama.cpp's layer split, pipeline stages)."""
-    if workload.parallelism == Parallelism.PIPELINE:
+    (`STAGED`: pipeline stages, llama.cpp's layer split)."""
+    if workload.parallelism in STAGED:
         return REPLICA_SIZES
     return tensor_parallel_sizes(workload)
+
+
+def pinned_first(workload: Workload, sizes: tuple[int, ...]) -> tuple[int, ...]:
+    """Return the replica sizes with the one the engine is started with (`replica_gpus`)
+    first, when it is one of them."""
+    pin = workload.replica_gpus
+    return (pin, *(size for size in sizes if size != pin)) if pin in sizes else sizes
 
 
 def node_sizes(gpu: Gpu, *, pcie_switch: bool) -> tuple[int, ...]:
@@ -207,7 +214,7 @@ def inference_replicas(
     """
     batch = workload.batch_size
     sizes = replica_sizes(workload)
-    for size in sizes:
+    for size in pinned_first(workload, sizes):
         if size > per_node or per_node % size or total % size:
             continue
         count = total // size
@@ -257,7 +264,15 @@ def inference_deployment(
     batch = workload.batch_size
     if fewest is None:
         fewest = partial(_fewest_of_size, workload, usable, batch)
-    for size in replica_sizes(workload):
+    groups = replica_sizes(workload)
+    if workload.replica_gpus in groups:  # the size the engine is started with, if it serves
+        pinned = inference_deployment(
+            replace(workload, replica_gpus=None), sizes, usable, max_nodes,
+            fewest=lambda size: fewest(size) if size == workload.replica_gpus else None,
+        )  # fmt: skip
+        if pinned is not None and pinned.replicas.size == workload.replica_gpus:
+            return pinned
+    for size in groups:
         fitting = [per_node for per_node in sizes if per_node >= size and per_node % size == 0]
         count = fewest(size) if fitting else None
         if count is None:

@@ -77,7 +77,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import NamedTuple
 
-from configurator.engine.build import FinetuneMethod, Mode, Parallelism, Workload
+from configurator.engine.build import STAGED, FinetuneMethod, Mode, Workload
 from configurator.engine.messages import Message, _, counted_gpus, counted_sequences, ngettext
 from configurator.engine.model_shapes import KV_CACHE_BYTES, Attention, published_shape
 
@@ -603,7 +603,7 @@ def _need(workload: Workload, n: int | None, micro_batch: int | None = None) -> 
                 tokens=tokens, chunk=PREFILL_CHUNK_TOKENS,
             ),
         ]  # fmt: skip
-        layers = workload.parallelism == Parallelism.PIPELINE
+        layers = workload.parallelism in STAGED
         if layers:
             # Each GPU holds whole layers: a stage's buffers are whole, not slices.
             each["activations"], split["activations"] = split["activations"], 0.0

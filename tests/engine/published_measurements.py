@@ -308,7 +308,7 @@ def llama_cpp(gpus: int, model: str, precision: str, isl: int, osl: int,
               ) -> Callable[[], tuple[Cluster, Workload]]:  # fmt: skip
     """llama-bench: one sequence; `pp` times a prompt of `isl`, `tg` generates `osl` tokens.
     Over several cards llama.cpp splits the layers (its default `--split-mode layer`)."""
-    split = {"parallelism": "pipeline", "replica_gpus": gpus} if gpus > 1 else {}
+    split = {"parallelism": "layers", "replica_gpus": gpus} if gpus > 1 else {}
     return lambda: (pcie_cards(RTX4090, gpus),
                     users(model, 1, isl, osl, precision=precision, **split))  # fmt: skip
 

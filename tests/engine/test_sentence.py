@@ -150,10 +150,10 @@ TABLE = [
      {"model": "qwen2.5-7b", "mode": "infer", "target_tokens_per_s": 500}),
     # How the engine splits the model: llama.cpp and Ollama split whole layers.
     ("serve Llama-3.1-70B on 4090 with Ollama for 2 users",
-     {"model": "llama-3.1-70b", "mode": "infer", "gpu": "rtx-4090", "parallelism": "pipeline",
+     {"model": "llama-3.1-70b", "mode": "infer", "gpu": "rtx-4090", "parallelism": "layers",
       "concurrent_users": 2}),
     ("用 4090 部署 Llama-3.1-70B，llama.cpp 按层切分",
-     {"model": "llama-3.1-70b", "mode": "infer", "gpu": "rtx-4090", "parallelism": "pipeline"}),
+     {"model": "llama-3.1-70b", "mode": "infer", "gpu": "rtx-4090", "parallelism": "layers"}),
     # The replica the engine is started with.
     ("serve Llama-3.1-70B to 100 users, tensor parallel size 2",
      {"model": "llama-3.1-70b", "mode": "infer", "concurrent_users": 100, "replica_gpus": 2}),

@@ -189,7 +189,20 @@ def test_the_shape_says_the_replica_the_engine_is_started_with_or_that_it_cannot
     pinned = finding(board, replace(work, replica_gpus=8))
     assert pinned.numbers["replica_gpus"] == 8 and "cannot serve" not in pinned.detail
     refused = finding(board, replace(work, replica_gpus=3))
-    assert refused.numbers["replica_gpus"] != 3
+    assert refused.numbers["replica_gpus"] == finding(board, work).numbers["replica_gpus"]
     assert "replicas of 3 GPUs, as the engine was to be started, cannot serve" in refused.detail
     split = finding(board, replace(work, replica_gpus=8, parallelism="pipeline"))
     assert "(layers split)" in split.detail and "heads split evenly" not in split.detail
+
+
+def test_a_deployment_takes_the_replica_the_engine_is_started_with():
+    """The recommender lays a build out on the replica size the workload names, when it
+    serves; otherwise on the size it would pick anyway."""
+    work = Workload(70, Mode.INFER, batch_size=16, precision="fp8")
+    free = inference_deployment(work, (1, 2, 4, 8), 72.0, 16)
+    pinned = inference_deployment(replace(work, replica_gpus=8), (1, 2, 4, 8), 72.0, 16)
+    assert free.replicas.size != 8
+    assert (pinned.per_node, pinned.replicas.size) == (8, 8)
+    unservable = inference_deployment(replace(work, replica_gpus=3), (1, 2, 4, 8), 72.0, 16)
+    assert unservable == free
+    assert inference_replicas(replace(work, replica_gpus=4), 8, 8, 72.0).size == 4

@@ -41,6 +41,7 @@ from functools import lru_cache
 from configurator.engine.build import (
     DEFAULT_OUTPUT_TOKENS,
     DEFAULT_PROMPT_TOKENS,
+    STAGED,
     Gpu,
     Parallelism,
     Workload,
@@ -73,6 +74,7 @@ from configurator.engine.rules import RuleParams
 from configurator.engine.shapes import replica_sizes
 from configurator.engine.sizing import (
     PRECISION_BYTES,
+    PREFILL_CHUNK_TOKENS,
     kv_bytes_per_token,
     model_shape,
     size_workload,
@@ -237,8 +239,7 @@ def replica_plans(build: Node, workload: Workload, rules: RuleParams) -> list[Re
     fixed = workload.concurrent_users
     if fixed is None and workload.target_tokens_per_s is None:
         fixed = workload.batch_size
-    pipeline = workload.parallelism == Parallelism.PIPELINE
-    pinned = workload.replica_gpus
+    staged = workload.parallelism in STAGED
     groups = replica_sizes(workload)
     sizes = [r for r in groups if r <= build.gpu_count and build.gpu_count % r == 0]
     # A replica spans whole nodes only when no node holds it (pipeline over the nodes).
@@ -250,27 +251,32 @@ def replica_plans(build: Node, workload: Workload, rules: RuleParams) -> list[Re
     # One sequence at its full context must fit (as sizing asks); the cache holds them at
     # their mean context (`held_workload`).
     held_at = held_workload(workload)
+
+    def plan_of(r: int) -> Replica | None:
+        if max_sequences(workload, r, memory, 1) == 0:
+            return None
+        count, stages = total // r, (r if staged else 1)
+        if fixed is None:
+            held = max_sequences(held_at, r, memory, batch_cap(build.gpu, rules))
+            return Replica(r, count, held, stages=stages) if held else None
+        count = min(count, fixed)
+        users = math.ceil(fixed / count)
+        held = max_sequences(held_at, r, memory, users)
+        return Replica(r, count, held, users - held, stages) if held else None
+
+    # The size the engine is started with serves, when the build can take it; otherwise the
+    # answer says so, and the best of the others serves.
+    pinned = plan_of(workload.replica_gpus) if workload.replica_gpus in sizes else None
+    if pinned is not None:
+        return [pinned]
     plans = []
     for r in sizes:
-        if max_sequences(workload, r, memory, 1) == 0:
-            continue
-        count = total // r
-        stages = r if pipeline else 1
-        if fixed is not None:
-            count = min(count, fixed)
-            users = math.ceil(fixed / count)
-            held = max_sequences(held_at, r, memory, users)
-            if held:
-                plans.append(Replica(r, count, held, users - held, stages))
-        else:
-            held = max_sequences(held_at, r, memory, batch_cap(build.gpu, rules))
-            if held:
-                plans.append(Replica(r, count, held, stages=stages))
-        if plans and r >= max(build.gpu_count, pinned or 0):
+        plan = plan_of(r)
+        if plan is not None:
+            plans.append(plan)
+        if plans and r >= build.gpu_count:
             break  # a replica spanning nodes only when none within a node holds the model
-    # The size the engine is started with, when the workload gives one the build can serve
-    # on (otherwise the answer says so, and the best of the others serves).
-    return [plan for plan in plans if plan.gpus == pinned] or plans
+    return plans
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,17 +358,21 @@ def serve(plan: Replica, workload: Workload, hw: Hardware) -> Round:
             + experts_layers * 2 * (ALL_REDUCE_LATENCY_S + all_to_all)
         )
 
-    def step(decoding: float, prefilled: float, prompts: float) -> tuple[float, ...]:
+    def step(
+        decoding: float, prefilled: float, prompts: float, whole: float = 0.0
+    ) -> tuple[float, ...]:
         """Return a step's GPU time and terms: `decoding` sequences each decode a token and
-        `prefilled` prompt tokens of `prompts` prompts are prefilled. The decode tokens touch
-        their experts; a prompt touches its own (all of them, from a few dozen tokens on).
+        `prefilled` prompt tokens of `prompts` prompts are prefilled, `whole` of them one new
+        prompt's. The decode tokens touch their experts; a prompt touches its own (all of
+        them, from a few dozen tokens on).
 
-        Over p pipeline stages the step's sequences run as m = min(p, sequences) micro-batches:
-        a stage reads its layers' weights once per micro-batch, so a round reads every weight
-        p times over the replica (once per GPU of a stage), and the maths of a micro-batch runs
-        on one stage at a time, so it spreads over m · t GPUs, not r (one sequence: t)."""
-        micro = min(p, max(1, math.ceil(decoding)))
-        spread = micro * t  # GPUs the step's maths runs on at once (r without pipeline)
+        Over p stages the step runs as m micro-batches (`micro_batches`): a stage reads its
+        layers' weights once per micro-batch, so a round reads every weight p times over the
+        replica (once per GPU of a stage), and a micro-batch's maths runs on one stage at a
+        time, so the step's spreads over m · t GPUs, not r (one micro-batch: t). A new prompt
+        passes the stages in its own chunks: the step lasts at least that pass."""
+        micro = micro_batches(workload, p, decoding, decoding + prefilled)
+        spread = micro * t  # GPUs the step's maths runs on at once (r without stages)
         flops_rate = spread * hw.peak * hw.efficiency
         touched = expert_touch(workload, decoding)
         touched += min(1.0, prompts) * (expert_touch(workload, prompt) - touched)
@@ -383,6 +393,10 @@ def serve(plan: Replica, workload: Workload, hw: Hardware) -> Round:
             + attention_prefill
             + traffic
         )
+        if p > 1 and whole:
+            chunks = micro_batches(workload, p, 0, whole)
+            own = 2 * (active * whole + prefill_width * prompt / 2 * whole)
+            gpu = max(gpu, max(own / (chunks * t * hw.peak * hw.efficiency), weights_time))
         return (gpu * hw.factor + hw.cpu_s, tokens, weights_time, kv_time, linear_compute,
                 attention_prefill, traffic)  # fmt: skip
 
@@ -397,14 +411,14 @@ def serve(plan: Replica, workload: Workload, hw: Hardware) -> Round:
     # step, on top of that step's load: the B − 1 others decoding and their prompts' share
     # (alone on an idle replica). The replica's GPU time is then one cycle of every sequence,
     # which sets its throughput.
-    alone = step(0, prompt, 1)[0]
-    with_prompt = step(others, prompt + others * prompt / output, 1 + others / output)[0]
+    alone = step(0, prompt, 1, prompt)[0]
+    with_prompt = step(others, prompt + others * prompt / output, 1 + others / output, prompt)[0]
     cycle = with_prompt + (output - 1) * tpot
     # It arrives at random: it waits for half the step in flight and, prompts arriving at
     # random too, for those ahead of it: an M/D/1 queue on one prompt's own time S_p at the
     # replica's prefill utilisation ρ, at most the B − 1 others. The GPUs spend these waits on
     # the others' steps, so they are latency, not work.
-    prefill = step(others, prompt, 1)[0] - (step(others, 0, 0)[0] if others else 0.0)
+    prefill = step(others, prompt, 1, prompt)[0] - (step(others, 0, 0)[0] if others else 0.0)
     rho = min(others / cycle * prefill, MAX_PREFILL_UTILISATION)
     queue = tpot / 2 * others / b + min(rho / (2 * (1 - rho)), others) * prefill
     # Users beyond what the KV cache holds wait for a slot: (U − B) of them, B leaving a cycle.
@@ -441,6 +455,27 @@ def hardware(build: Node, workload: Workload, plan: Replica, rules: RuleParams,
         cpu_s=rules.cpu_scheduling_ms / 1000 + cpu_latency,
         factor=factor,
     )
+
+
+# llama.cpp splits a batch into micro-batches of at most `n_ubatch` tokens (512, its default),
+# and pipelines them over its GPUs (ggml-org/llama.cpp#6017, "pipeline parallelism").
+LLAMA_CPP_UBATCH_TOKENS = 512
+
+
+def micro_batches(workload: Workload, stages: int, sequences: float, tokens: float) -> int:
+    """Return the micro-batches a step of `sequences` sequences and `tokens` tokens runs as
+    over `stages` stages of whole layers: as many as stages, one sequence or more each, under
+    pipeline parallelism (vLLM's and TensorRT-LLM's schedulers keep every stage busy); one per
+    512 tokens under llama.cpp's layer split, which splits a batch only past its `n_ubatch`
+    (a decode step of fewer tokens passes the stages in turn); a prompt alone, one per chunk
+    of the engine's prefill (8,192 tokens; 512 for llama.cpp)."""
+    if stages == 1:
+        return 1
+    if workload.parallelism == Parallelism.LAYERS:
+        return min(stages, max(1, math.ceil(tokens / LLAMA_CPP_UBATCH_TOKENS)))
+    if sequences:
+        return min(stages, max(1, math.ceil(sequences)))
+    return min(stages, max(1, math.ceil(tokens / PREFILL_CHUNK_TOKENS)))
 
 
 def _meets(value: float, target: float | None) -> bool | None:
@@ -488,18 +523,19 @@ def inference(
     return _answer(build, workload, rules, monthly_price, best, factor, cpu_latency)
 
 
-def _split_note(plan: Replica) -> Message:
+def _split_note(plan: Replica, workload: Workload) -> Message:
     """Say how a replica splits the model over its GPUs."""
     if plan.stages > 1:
+        micro = micro_batches(workload, plan.stages, plan.sequences, plan.sequences)
         return ngettext(
             "layers split over %(n)s GPU: each holds a run of whole layers and hands its "
-            "activations to the next; %(micro)s micro-batches in flight, so one sequence's "
+            "activations to the next; a decode step runs as %(micro)s, so one sequence's "
             "token passes every GPU in turn",
             "layers split over %(n)s GPUs: each holds a run of whole layers and hands its "
-            "activations to the next; %(micro)s micro-batches in flight, so one sequence's "
+            "activations to the next; a decode step runs as %(micro)s, so one sequence's "
             "token passes every GPU in turn",
             plan.stages,
-            micro=min(plan.stages, plan.sequences),
+            micro=ngettext("%(n)s micro-batch", "%(n)s micro-batches", micro),
         )
     return ngettext(
         "tensor parallel over %(n)s GPU: two all-reduces per layer, %(latency)s µs each "
@@ -554,7 +590,7 @@ def _answer(build: Node, workload: Workload, rules: RuleParams, monthly_price: f
             "%(ms)s ms of CPU scheduling a step (the serving engine's)",
             ms=f"{rules.cpu_scheduling_ms:g}",
         ),
-        _split_note(plan),
+        _split_note(plan, workload),
         month_note(),
     ]
     if workload.replica_gpus is not None and workload.replica_gpus != plan.gpus:

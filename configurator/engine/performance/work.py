@@ -6,7 +6,7 @@ import math
 from dataclasses import replace
 from functools import lru_cache
 
-from configurator.engine.build import FormFactor, Gpu, Mode, Parallelism, Workload
+from configurator.engine.build import STAGED, FormFactor, Gpu, Mode, Workload
 from configurator.engine.performance.common import (
     PCIE_X16_GBS,
     Cluster,
@@ -209,7 +209,7 @@ def _seconds_floor(gpu: Gpu, workload: Workload, rules: RuleParams) -> float:
     while True:
         held = (gpus * memory - sizing["weights"]) / sizing["kv_cache"]
         sequences = most if gpus >= fewest + 16 else max(1, min(most, math.floor(held)))
-        stages = gpus if workload.parallelism == Parallelism.PIPELINE else 1
+        stages = gpus if workload.parallelism in STAGED else 1
         done = serve(Replica(gpus, 1, sequences, stages=stages), sized, hw)
         served = max(served, done.per_replica / gpus)
         if sequences >= most:
