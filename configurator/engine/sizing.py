@@ -212,7 +212,7 @@ class Sizing:
     total_gb: float  # all GPUs together
     per_gpu_gb: float | None  # when gpu_count is known
     gpu_count: int | None
-    breakdown: dict[str, float]  # weights, gradients, optimizer, activations, kv_cache, overhead
+    breakdown: Mapping[str, float]  # weights, gradients, optimizer, activations, kv_cache, overhead
     notes: tuple[Note, ...] = field(compare=False, repr=False)  # read as `assumptions`
     micro_batch: int | None = None  # training that accumulates gradients: sequences per step
     # Inference: the KV cache's format and the attention it was counted for (api.md: /sizing
@@ -735,7 +735,7 @@ def _sized(workload: Workload, n: int | None, gpu_memory_gb: float | None) -> Si
         total_gb=total,
         per_gpu_gb=need.per_gpu_gb(n) if n is not None else None,
         gpu_count=n,
-        breakdown=breakdown,
+        breakdown=MappingProxyType(breakdown),  # memoised: read by many, written by none
         notes=need.notes,
         micro_batch=micro if micro is not None and micro < workload.batch_size else None,
         **_kv_fields(workload),

@@ -679,7 +679,8 @@ ROWS: tuple[Row, ...] = (
     Row(
         "MoE serving",
         "8 × H200, Qwen3-235B-A22B FP8, max throughput",
-        "TensorRT-LLM, TP8 (the table's H200 column); 1000 / 1000",
+        "TensorRT-LLM, TP8 (the table's H200 column), EP8, attention data parallel (posed "
+        "tensor parallel); 1000 / 1000",
         TRTLLM_H200,
         23_789,
         "output tok/s",
