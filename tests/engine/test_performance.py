@@ -203,6 +203,8 @@ def test_a_layer_split_reads_every_weight_on_one_gpu_at_a_time_for_one_user():
     assert split.terms["decode_comm_s"] < tensor.terms["decode_comm_s"] / 10  # one hand-off
     assert split.time_per_output_token_s > 1.5 * tensor.time_per_output_token_s
     assert any("layers split over 2 GPUs" in note for note in split.assumptions)
+    assert "whole layers on each GPU" in split.assumptions[0]  # how it is served, first
+    assert "whole layers" not in tensor.assumptions[0]
 
 
 def test_llama_cpp_decodes_a_few_users_in_one_micro_batch_where_pipeline_parallelism_splits():

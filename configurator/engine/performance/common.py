@@ -276,8 +276,15 @@ def month_note() -> Message:
     return _("a month is %(hours)s hours of the build's monthly price", hours=HOURS_PER_MONTH)
 
 
-def served_note(replicas: int, gpus: str, sequences: int) -> Message:
-    """Say how the GPUs serve: `2 replicas of 4 × H100, 16 sequences in flight each`."""
+def served_note(replicas: int, gpus: str, sequences: int, staged: bool = False) -> Message:
+    """Say how the GPUs serve: `2 replicas of 4 × H100, 16 sequences in flight each`; a
+    replica whose GPUs hold whole layers each (`staged`) says so."""
+    if staged:
+        return _(
+            "%(replicas)s of %(gpus)s, whole layers on each GPU, %(sequences)s in flight each",
+            replicas=counted_replicas(replicas), gpus=gpus,
+            sequences=counted_sequences(sequences),
+        )  # fmt: skip
     return _(
         "%(replicas)s of %(gpus)s, %(sequences)s in flight each",
         replicas=counted_replicas(replicas), gpus=gpus, sequences=counted_sequences(sequences),

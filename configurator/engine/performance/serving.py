@@ -567,7 +567,7 @@ def _answer(build: Node, workload: Workload, rules: RuleParams, monthly_price: f
     else:
         bound = _("decode bound by compute")
     assumptions = [
-        served_note(plan.count, f"{plan.gpus} × {gpu.name}", plan.sequences),
+        served_note(plan.count, f"{plan.gpus} × {gpu.name}", plan.sequences, plan.stages > 1),
         _(
             "%(prompt)s prompt and %(output)s output tokens per request",
             prompt=prompt,

@@ -257,7 +257,7 @@ def work_line(item: Recommendation) -> Message:
         )  # fmt: skip
     if work.tokens_per_s is not None:
         plan = work.served
-        served = served_note(plan.count, counted_gpus(plan.gpus), plan.sequences)
+        served = served_note(plan.count, counted_gpus(plan.gpus), plan.sequences, plan.stages > 1)
         return _(
             "%(tokens)s output tokens/s on %(where)s (%(served)s), first token in %(ttft)s s "
             "and then one every %(tpot)s ms for each user; CNY %(cost)s per million output tokens.",
