@@ -260,35 +260,36 @@ def inference_deployment(
             if replicas is not None:
                 return Deployment(nodes, per_node, replicas)
         return None
-    best: tuple[tuple[int, int, int], Deployment] | None = None
     batch = workload.batch_size
     if fewest is None:
         fewest = partial(_fewest_of_size, workload, usable, batch)
-    groups = replica_sizes(workload)
-    if workload.replica_gpus in groups:  # the size the engine is started with, if it serves
-        pinned = inference_deployment(
-            replace(workload, replica_gpus=None), sizes, usable, max_nodes,
-            fewest=lambda size: fewest(size) if size == workload.replica_gpus else None,
-        )  # fmt: skip
-        if pinned is not None and pinned.replicas.size == workload.replica_gpus:
-            return pinned
-    for size in groups:
-        fitting = [per_node for per_node in sizes if per_node >= size and per_node % size == 0]
-        count = fewest(size) if fitting else None
-        if count is None:
-            continue
-        for per_node in fitting:
-            nodes = math.ceil(count * size / per_node)
-            if nodes > max_nodes:
+
+    def best_of(groups: tuple[int, ...]) -> Deployment | None:
+        best: tuple[tuple[int, int, int], Deployment] | None = None
+        for size in groups:
+            fitting = [n for n in sizes if n >= size and n % size == 0]
+            count = fewest(size) if fitting else None
+            if count is None:
                 continue
-            replicas = (nodes * per_node) // size
-            share = math.ceil(batch / replicas)
-            plan = Deployment(nodes, per_node, Replicas(size, replicas, share))
-            key = (nodes, plan.total, size)
-            if best is None or key < best[0]:
-                best = (key, plan)
-    if best is not None:
-        return best[1]
+            for per_node in fitting:
+                nodes = math.ceil(count * size / per_node)
+                if nodes > max_nodes:
+                    continue
+                replicas = (nodes * per_node) // size
+                plan = Deployment(
+                    nodes, per_node, Replicas(size, replicas, math.ceil(batch / replicas))
+                )
+                key = (nodes, plan.total, size)
+                if best is None or key < best[0]:
+                    best = (key, plan)
+        return best[1] if best is not None else None
+
+    # The size the engine is started with, when it serves; otherwise the best of them all.
+    groups = replica_sizes(workload)
+    pinned = best_of((workload.replica_gpus,)) if workload.replica_gpus in groups else None
+    plan = pinned or best_of(groups)
+    if plan is not None:
+        return plan
     return _spanning_deployment(workload, sizes, usable, max_nodes)
 
 

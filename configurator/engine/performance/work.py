@@ -205,12 +205,12 @@ def _seconds_floor(gpu: Gpu, workload: Workload, rules: RuleParams) -> float:
     sizing = size_workload(held_workload(one), 1).breakdown
     # `replica_plans` fits at least one sequence; beyond sizing's search, one GPU.
     gpus = fewest = gpus_needed(one, memory) or 1
+    staged = workload.parallelism in STAGED  # stages of whole layers, one a GPU
     served = 0.0
     while True:
         held = (gpus * memory - sizing["weights"]) / sizing["kv_cache"]
         sequences = most if gpus >= fewest + 16 else max(1, min(most, math.floor(held)))
-        stages = gpus if workload.parallelism in STAGED else 1
-        done = serve(Replica(gpus, 1, sequences, stages=stages), sized, hw)
+        done = serve(Replica(gpus, 1, sequences, stages=gpus if staged else 1), sized, hw)
         served = max(served, done.per_replica / gpus)
         if sequences >= most:
             return 1e6 / served
